@@ -1,0 +1,259 @@
+package dev.sonde;
+
+import dev.sonde.config.ConfigException;
+import dev.sonde.config.ConfigLoader;
+import dev.sonde.config.SondeConfig;
+import dev.sonde.jobs.JobRegistry;
+import dev.sonde.mcp.McpServer;
+import dev.sonde.mcp.PromptProvider;
+import dev.sonde.mcp.ResourceProvider;
+import dev.sonde.mcp.ServerInfo;
+import dev.sonde.mcp.SessionStore;
+import dev.sonde.mcp.ToolRegistry;
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.FamilyVerticle;
+import dev.sonde.tools.conformance.ConformanceFamilyVerticle;
+import dev.sonde.tools.conformance.ConformancePrompts;
+import dev.sonde.tools.conformance.ConformanceResources;
+import dev.sonde.tools.system.SystemFamilyVerticle;
+import dev.sonde.web.JobsApi;
+import dev.sonde.web.OriginGuard;
+import dev.sonde.web.StdioTransport;
+import dev.sonde.web.StreamableHttpTransport;
+import dev.sonde.web.WebServerVerticle;
+import dev.sonde.web.WebSocketTransport;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Entry point: loads the configuration, starts Vert.x, deploys the families and transports. */
+public final class Sonde {
+  static final String USAGE =
+      """
+      usage: java -jar sonde.jar [--config FILE] [--port N] [--host H] [--stdio] [--conformance]
+        --config FILE   configuration file (default: conf/sonde.yaml when it exists)
+        --port N        HTTP port (0 picks a free one); overrides server.port
+        --host H        address to bind; overrides server.host
+        --stdio         speak MCP on stdin/stdout (HTTP stays off unless --port is given)
+        --conformance   serve the fixtures of the MCP conformance suite (testing only)
+      every configuration key can also be set from the environment, e.g. SONDE_SERVER_PORT=9090
+      """;
+  static final String INSTRUCTIONS =
+      "Sonde explores, queries, charts and forecasts databases safely. Start with get_version or"
+          + " health_check to see what is available; long tools report progress and can run as"
+          + " tasks. Tool errors say what to change: fix the arguments and call again.";
+  private static final Logger LOG = LoggerFactory.getLogger(Sonde.class);
+
+  private final Vertx vertx;
+  private final McpServer server;
+  private final JobRegistry jobs;
+  private final int port;
+
+  private Sonde(Vertx vertx, McpServer server, JobRegistry jobs, int port) {
+    this.vertx = vertx;
+    this.server = server;
+    this.jobs = jobs;
+    this.port = port;
+  }
+
+  public static void main(String[] args) {
+    Map<String, String> flags = new LinkedHashMap<>();
+    Path configFile;
+    boolean stdio;
+    try {
+      configFile = parseArgs(args, flags);
+      stdio = "true".equals(flags.remove("stdio"));
+      if (stdio && !flags.containsKey("server.port")) {
+        flags.put("server.enabled", "false");
+      }
+    } catch (IllegalArgumentException e) {
+      System.err.println("sonde: " + e.getMessage());
+      System.err.print(USAGE);
+      System.exit(2);
+      return;
+    }
+    SondeConfig config;
+    try {
+      config = ConfigLoader.load(configFile, System.getenv(), flags);
+    } catch (ConfigException e) {
+      System.err.println("sonde: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    // stdout belongs to the protocol in stdio mode; nothing else may write there
+    PrintStream protocolOut = System.out;
+    if (stdio) {
+      System.setOut(System.err);
+    }
+    start(config)
+        .onSuccess(sonde -> {
+          if (stdio) {
+            sonde.serveStdio(protocolOut);
+          }
+          Runtime.getRuntime().addShutdownHook(new Thread(() -> sonde.close().await()));
+        })
+        .onFailure(e -> {
+          LOG.error("Sonde could not start: {}", e.getMessage());
+          System.exit(1);
+        });
+  }
+
+  /** Parses flags into configuration overrides; returns the configuration file to read. */
+  static Path parseArgs(String[] args, Map<String, String> flags) {
+    Path file = null;
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      switch (arg) {
+        case "--config" -> file = Path.of(value(args, ++i, arg));
+        case "--port" -> flags.put("server.port", value(args, ++i, arg));
+        case "--host" -> flags.put("server.host", value(args, ++i, arg));
+        case "--stdio" -> flags.put("stdio", "true");
+        case "--conformance" -> flags.put("mcp.conformance", "true");
+        case "--help", "-h" -> {
+          System.out.print(USAGE);
+          System.exit(0);
+        }
+        default -> throw new IllegalArgumentException("unknown option " + arg);
+      }
+    }
+    if (file == null && Files.exists(Path.of("conf/sonde.yaml"))) {
+      file = Path.of("conf/sonde.yaml");
+    }
+    if (file != null && !Files.isRegularFile(file)) {
+      throw new IllegalArgumentException("no configuration file at " + file);
+    }
+    return file;
+  }
+
+  private static String value(String[] args, int i, String flag) {
+    if (i >= args.length || args[i].startsWith("--")) {
+      throw new IllegalArgumentException(flag + " needs a value");
+    }
+    return args[i];
+  }
+
+  /** Starts a Sonde with this configuration; the future completes once it listens. */
+  public static Future<Sonde> start(SondeConfig config) {
+    Vertx vertx = Vertx.vertx();
+    Instant startedAt = Instant.now();
+    JobRegistry jobs = new JobRegistry(vertx, config.jobs().historyPerJob(), config.jobs().retainFinished());
+    FamilyServices services = new FamilyServices(config, jobs);
+    List<FamilyVerticle> families = new ArrayList<>();
+    List<ResourceProvider> resources = new ArrayList<>();
+    List<PromptProvider> prompts = new ArrayList<>();
+    families.add(new SystemFamilyVerticle(services, startedAt));
+    if (config.mcp().conformance()) {
+      families.add(new ConformanceFamilyVerticle(services));
+      resources.add(new ConformanceResources());
+      prompts.add(new ConformancePrompts());
+    }
+    try {
+      for (String className : config.families().extra()) {
+        families.add(extraFamily(className, services));
+      }
+    } catch (ConfigException e) {
+      return vertx.close().compose(v -> Future.failedFuture(e));
+    }
+    ToolRegistry tools = new ToolRegistry();
+    families.forEach(f -> tools.register(f.family(), f.specs()));
+    ServerInfo info = new ServerInfo("sonde", "Sonde", versionOf(), INSTRUCTIONS);
+    McpServer server =
+        new McpServer(vertx, config, new SessionStore(config.mcp().defaultAccount(), config.mcp().defaultLogLevel()), tools, resources, prompts, info);
+    Future<Void> deployed = Future.succeededFuture();
+    for (FamilyVerticle family : families) {
+      deployed = deployed.compose(v -> vertx.deployVerticle(family).mapEmpty());
+    }
+    AtomicReference<Integer> port = new AtomicReference<>(-1);
+    if (config.server().enabled()) {
+      deployed = deployed.compose(v -> startWeb(vertx, config, server, jobs).map(p -> {
+        port.set(p);
+        return null;
+      }));
+    }
+    return deployed
+        .map(v -> {
+          if (port.get() >= 0) {
+            LOG.info("Sonde {} listening on http://{}:{}/ (MCP at /mcp and /mcp/ws)", info.version(), config.server().host(), port.get());
+          }
+          return new Sonde(vertx, server, jobs, port.get());
+        })
+        .recover(e -> vertx.close().compose(v -> Future.failedFuture(e)));
+  }
+
+  private static Future<Integer> startWeb(Vertx vertx, SondeConfig config, McpServer server, JobRegistry jobs) {
+    OriginGuard guard = new OriginGuard(config.server().allowedOrigins());
+    StreamableHttpTransport http = new StreamableHttpTransport(vertx, server, config);
+    WebSocketTransport webSocket = new WebSocketTransport(server, guard);
+    JobsApi jobsApi = new JobsApi(vertx, jobs, config.server().keepAliveSeconds() * 1000L);
+    int requested = config.server().port();
+    if (requested != 0) {
+      guard.bind(requested);
+    }
+    AtomicReference<WebServerVerticle> first = new AtomicReference<>();
+    return vertx
+        .deployVerticle(
+            () -> {
+              WebServerVerticle verticle = new WebServerVerticle(config, requested, guard, http, webSocket, jobsApi);
+              first.compareAndSet(null, verticle);
+              return verticle;
+            },
+            new DeploymentOptions().setInstances(config.server().instances()))
+        .map(id -> {
+          int actual = first.get().actualPort();
+          guard.bind(actual);
+          return actual;
+        });
+  }
+
+  private static FamilyVerticle extraFamily(String className, FamilyServices services) {
+    try {
+      Class<?> type = Class.forName(className);
+      return (FamilyVerticle) type.getConstructor(FamilyServices.class).newInstance(services);
+    } catch (ReflectiveOperationException | ClassCastException e) {
+      throw new ConfigException(
+          "configuration key 'families.extra': " + className + " is not a tool family with a (FamilyServices) constructor");
+    }
+  }
+
+  private static String versionOf() {
+    String version = Sonde.class.getPackage().getImplementationVersion();
+    return version == null ? "dev" : version;
+  }
+
+  /** Serves MCP on stdin/stdout until stdin closes, then stops the process. */
+  void serveStdio(PrintStream out) {
+    new StdioTransport(server, vertx.getOrCreateContext(), System.in, out)
+        .start(() -> close().onComplete(v -> System.exit(0)));
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  public McpServer server() {
+    return server;
+  }
+
+  public JobRegistry jobs() {
+    return jobs;
+  }
+
+  public Future<Void> close() {
+    return vertx.close();
+  }
+}

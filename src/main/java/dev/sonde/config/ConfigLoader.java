@@ -1,0 +1,242 @@
+package dev.sonde.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Builds {@link SondeConfig} from defaults, a YAML file, the environment and command-line flags, in
+ * rising precedence. Every key of the defaults can be set by an environment variable named after
+ * its path ({@code server.maxRequestBytes} → {@code SONDE_SERVER_MAX_REQUEST_BYTES}).
+ */
+public final class ConfigLoader {
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final ObjectMapper BINDER = binder();
+
+  private ConfigLoader() {}
+
+  /**
+   * @param file the YAML file, or null for defaults only
+   * @param env the environment (System.getenv() in production)
+   * @param flags overrides by dotted key, from the command line
+   */
+  public static SondeConfig load(Path file, Map<String, String> env, Map<String, String> flags) {
+    ObjectNode tree = BINDER.valueToTree(SondeConfig.defaults());
+    Set<String> leaves = new TreeSet<>();
+    collectLeaves(tree, "", leaves);
+    if (file != null) {
+      merge(tree, readYaml(file), "", file.toString());
+    }
+    for (String key : leaves) {
+      String value = env.get(envName(key));
+      if (value != null) {
+        set(tree, key, value, envName(key));
+      }
+    }
+    for (Map.Entry<String, String> flag : flags.entrySet()) {
+      if (!leaves.contains(flag.getKey())) {
+        throw new ConfigException("unknown configuration key '" + flag.getKey() + "'");
+      }
+      set(tree, flag.getKey(), flag.getValue(), "flag");
+    }
+    requireValues(tree, "");
+    SondeConfig config = bind(tree);
+    validate(config);
+    return config;
+  }
+
+  /** The environment variable that overrides a dotted key. */
+  public static String envName(String key) {
+    return "SONDE_"
+        + key.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replace('.', '_').toUpperCase();
+  }
+
+  private static ObjectMapper binder() {
+    ObjectMapper mapper = new ObjectMapper();
+    mapper.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    mapper.enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+    // "8080" from the environment is a number; 8080.5 or "yes" for a number is not
+    mapper.coercionConfigFor(LogicalType.Integer)
+        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail);
+    mapper.coercionConfigFor(LogicalType.Boolean)
+        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
+    return mapper;
+  }
+
+  private static JsonNode readYaml(Path file) {
+    try {
+      JsonNode node = YAML.readTree(Files.readString(file));
+      if (node == null || node.isMissingNode() || node.isNull()) {
+        return JsonNodeFactory.instance.objectNode();
+      }
+      if (!node.isObject()) {
+        throw new ConfigException(file + ": the top level must be a mapping of sections");
+      }
+      return node;
+    } catch (JsonProcessingException e) {
+      throw new ConfigException(
+          file + ": not valid YAML at line " + e.getLocation().getLineNr() + ": "
+              + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage());
+    }
+  }
+
+  private static void merge(ObjectNode target, JsonNode source, String prefix, String origin) {
+    Iterator<Map.Entry<String, JsonNode>> fields = source.fields();
+    while (fields.hasNext()) {
+      Map.Entry<String, JsonNode> field = fields.next();
+      String key = prefix + field.getKey();
+      JsonNode existing = target.get(field.getKey());
+      if (existing == null) {
+        List<String> known = new ArrayList<>();
+        target.fieldNames().forEachRemaining(known::add);
+        throw new ConfigException(
+            origin + ": unknown key '" + key + "' (known keys here: " + String.join(", ", known)
+                + ")");
+      }
+      if (existing.isObject()) {
+        if (!field.getValue().isObject()) {
+          throw new ConfigException(origin + ": '" + key + "' must be a mapping of keys");
+        }
+        merge((ObjectNode) existing, field.getValue(), key + ".", origin);
+      } else {
+        target.set(field.getKey(), field.getValue());
+      }
+    }
+  }
+
+  private static void set(ObjectNode tree, String key, String value, String origin) {
+    String[] parts = key.split("\\.");
+    ObjectNode node = tree;
+    for (int i = 0; i < parts.length - 1; i++) {
+      node = (ObjectNode) node.get(parts[i]);
+    }
+    String leaf = parts[parts.length - 1];
+    if (node.get(leaf) != null && node.get(leaf).isArray()) {
+      ArrayNode list = JsonNodeFactory.instance.arrayNode();
+      for (String item : value.split(",")) {
+        if (!item.isBlank()) {
+          list.add(item.trim());
+        }
+      }
+      node.set(leaf, list);
+    } else {
+      node.set(leaf, TextNode.valueOf(value));
+    }
+  }
+
+  private static void collectLeaves(JsonNode node, String prefix, Set<String> out) {
+    node.fields()
+        .forEachRemaining(
+            f -> {
+              if (f.getValue().isObject()) {
+                collectLeaves(f.getValue(), prefix + f.getKey() + ".", out);
+              } else {
+                out.add(prefix + f.getKey());
+              }
+            });
+  }
+
+  private static void requireValues(JsonNode node, String prefix) {
+    node.fields()
+        .forEachRemaining(
+            f -> {
+              String key = prefix + f.getKey();
+              if (f.getValue().isNull()) {
+                throw new ConfigException("configuration key '" + key + "' needs a value");
+              }
+              if (f.getValue().isObject()) {
+                requireValues(f.getValue(), key + ".");
+              }
+            });
+  }
+
+  private static SondeConfig bind(JsonNode tree) {
+    try {
+      return BINDER.treeToValue(tree, SondeConfig.class);
+    } catch (JsonMappingException e) {
+      StringBuilder key = new StringBuilder();
+      for (JsonMappingException.Reference ref : e.getPath()) {
+        if (ref.getFieldName() != null) {
+          key.append(key.length() == 0 ? "" : ".").append(ref.getFieldName());
+        }
+      }
+      String expected = e.getPath().isEmpty() ? "a value" : describe(e);
+      throw new ConfigException(
+          "configuration key '" + key + "' has the wrong type: expected " + expected);
+    } catch (JsonProcessingException e) {
+      throw new ConfigException("configuration cannot be read: " + e.getOriginalMessage());
+    }
+  }
+
+  private static String describe(JsonMappingException e) {
+    String message = e.getOriginalMessage();
+    if (message.contains("`int`") || message.contains("Integer")) {
+      return "a whole number";
+    }
+    if (message.contains("`boolean`") || message.contains("Boolean")) {
+      return "true or false";
+    }
+    if (message.contains("List") || message.contains("ArrayList")) {
+      return "a list";
+    }
+    return "a text value";
+  }
+
+  private static void validate(SondeConfig c) {
+    range("server.port", c.server().port(), 0, 65535);
+    range("server.instances", c.server().instances(), 1, 64);
+    range("server.maxRequestBytes", c.server().maxRequestBytes(), 1024, 1 << 30);
+    range("server.maxWebSocketMessageBytes", c.server().maxWebSocketMessageBytes(), 1024, 1 << 30);
+    range("server.keepAliveSeconds", c.server().keepAliveSeconds(), 1, 3600);
+    range("mcp.pageSize", c.mcp().pageSize(), 1, 1000);
+    range("mcp.sessionIdleMinutes", c.mcp().sessionIdleMinutes(), 1, 7 * 24 * 60);
+    range("mcp.toolTimeoutSeconds", c.mcp().toolTimeoutSeconds(), 1, 24 * 3600);
+    range("jobs.workerPoolSize", c.jobs().workerPoolSize(), 1, 512);
+    range("jobs.historyPerJob", c.jobs().historyPerJob(), 10, 1_000_000);
+    range("jobs.retainFinished", c.jobs().retainFinished(), 1, 100_000);
+    range("jobs.taskTtlSeconds", c.jobs().taskTtlSeconds(), 1, 7 * 24 * 3600);
+    if (c.server().host().isBlank()) {
+      throw new ConfigException("configuration key 'server.host' needs a value");
+    }
+    if (!LogLevel.isKnown(c.mcp().defaultLogLevel())) {
+      throw new ConfigException(
+          "configuration key 'mcp.defaultLogLevel' must be one of " + LogLevel.NAMES);
+    }
+    if (c.data().dir().isBlank()) {
+      throw new ConfigException("configuration key 'data.dir' needs a value");
+    }
+    if (c.cluster().enabled()) {
+      throw new ConfigException(
+          "configuration key 'cluster.enabled': this build has no cluster manager; set it to false");
+    }
+  }
+
+  private static void range(String key, int value, int min, int max) {
+    if (value < min || value > max) {
+      throw new ConfigException(
+          "configuration key '" + key + "' is " + value + "; use a value from " + min + " to "
+              + max);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package dev.sonde.config;
+
+import java.util.List;
+
+/** The whole configuration, immutable, validated once at start. */
+public record SondeConfig(
+    ServerConfig server,
+    McpConfig mcp,
+    JobsConfig jobs,
+    DataConfig data,
+    ClusterConfig cluster,
+    FamiliesConfig families) {
+
+  /** HTTP listener and the limits of every transport. */
+  public record ServerConfig(
+      boolean enabled,
+      String host,
+      int port,
+      int instances,
+      List<String> allowedOrigins,
+      int maxRequestBytes,
+      int maxWebSocketMessageBytes,
+      int keepAliveSeconds) {}
+
+  /** Protocol engine: paging, sessions, defaults for calls. */
+  public record McpConfig(
+      int pageSize,
+      int sessionIdleMinutes,
+      int toolTimeoutSeconds,
+      String defaultLogLevel,
+      String defaultAccount,
+      boolean conformance) {}
+
+  /** Long work: its pool, the history kept for replay, and cancellation on disconnect. */
+  public record JobsConfig(
+      int workerPoolSize,
+      int historyPerJob,
+      int retainFinished,
+      boolean cancelOnDisconnect,
+      int taskTtlSeconds) {}
+
+  /** Where Sonde keeps its files. */
+  public record DataConfig(String dir) {}
+
+  /** A clustered event bus; the seam for running several nodes. */
+  public record ClusterConfig(boolean enabled) {}
+
+  /** Extra tool families (verticle class names) deployed beside the built-in ones. */
+  public record FamiliesConfig(List<String> extra) {}
+
+  public static SondeConfig defaults() {
+    return new SondeConfig(
+        new ServerConfig(true, "127.0.0.1", 8080, 1, List.of(), 4 * 1024 * 1024, 4 * 1024 * 1024, 15),
+        new McpConfig(50, 30, 60, "info", "local", false),
+        new JobsConfig(8, 1000, 200, true, 3600),
+        new DataConfig("data"),
+        new ClusterConfig(false),
+        new FamiliesConfig(List.of()));
+  }
+}

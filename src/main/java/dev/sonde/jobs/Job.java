@@ -1,0 +1,202 @@
+package dev.sonde.jobs;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A piece of long work: its steps, its status and its cancellation. Steps may be reported from any
+ * thread; the job keeps the last {@code historyLimit} of them for replay.
+ */
+public final class Job {
+  private final String id;
+  private final String tool;
+  private final String session;
+  private final String account;
+  private final Instant startedAt = Instant.now();
+  private final int historyLimit;
+  private final JobRegistry registry;
+  private final Deque<JobEvent> history = new ArrayDeque<>();
+  private final List<Runnable> cancelHooks = new CopyOnWriteArrayList<>();
+  private final CountDownLatch cancelLatch = new CountDownLatch(1);
+  private long seq;
+  private long lastStepNanos = System.nanoTime();
+  private double progress;
+  private Double total;
+  private volatile JobStatus status = JobStatus.RUNNING;
+  private volatile String lastMessage = "";
+  private volatile Instant endedAt;
+
+  Job(String id, String tool, String session, String account, int historyLimit, JobRegistry registry) {
+    this.id = id;
+    this.tool = tool;
+    this.session = session;
+    this.account = account;
+    this.historyLimit = historyLimit;
+    this.registry = registry;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public String tool() {
+    return tool;
+  }
+
+  public String session() {
+    return session;
+  }
+
+  public JobStatus status() {
+    return status;
+  }
+
+  public boolean isCancelled() {
+    return status == JobStatus.CANCELLED;
+  }
+
+  /** A step whose progress is one more than the last one. */
+  public JobEvent step(String step, String message) {
+    synchronized (this) {
+      return step(step, true, message, progress + 1, total, null);
+    }
+  }
+
+  /** A step with explicit progress; progress never goes down, whatever the caller passes. */
+  public JobEvent step(
+      String step, boolean ok, String message, double progress, Double total, JsonObject data) {
+    JobEvent event;
+    synchronized (this) {
+      if (status.isFinal()) {
+        return null;
+      }
+      event = record(step, ok, message, progress, total, data, JobStatus.RUNNING);
+    }
+    registry.publish(event);
+    return event;
+  }
+
+  /** Registers work to run when the job is cancelled (e.g. cancel a database statement). */
+  public void onCancel(Runnable hook) {
+    cancelHooks.add(hook);
+    if (isCancelled()) {
+      hook.run();
+    }
+  }
+
+  /** Sleeps, waking early on cancellation; returns false when cancelled. */
+  public boolean sleep(long millis) throws InterruptedException {
+    return !cancelLatch.await(millis, TimeUnit.MILLISECONDS);
+  }
+
+  boolean cancel(String reason) {
+    JobEvent event;
+    synchronized (this) {
+      if (status.isFinal()) {
+        return false;
+      }
+      event = record("cancelled", false, reason, progress, total, null, JobStatus.CANCELLED);
+    }
+    cancelLatch.countDown();
+    cancelHooks.forEach(Runnable::run);
+    registry.publish(event);
+    registry.finished(this);
+    return true;
+  }
+
+  void finish(boolean ok, String message) {
+    JobEvent event;
+    synchronized (this) {
+      if (status.isFinal()) {
+        return;
+      }
+      JobStatus end = ok ? JobStatus.SUCCEEDED : JobStatus.FAILED;
+      event = record(ok ? "done" : "failed", ok, message, progress, total, null, end);
+    }
+    registry.publish(event);
+    registry.finished(this);
+  }
+
+  JobEvent started() {
+    synchronized (this) {
+      return record("started", true, "started " + tool, 0, null, null, JobStatus.RUNNING);
+    }
+  }
+
+  private JobEvent record(
+      String step,
+      boolean ok,
+      String message,
+      double newProgress,
+      Double newTotal,
+      JsonObject data,
+      JobStatus newStatus) {
+    long now = System.nanoTime();
+    long millis = (now - lastStepNanos) / 1_000_000;
+    lastStepNanos = now;
+    progress = Math.max(progress, newProgress);
+    if (newTotal != null) {
+      total = newTotal;
+    }
+    status = newStatus;
+    lastMessage = message == null ? "" : message;
+    if (newStatus.isFinal()) {
+      endedAt = Instant.now();
+    }
+    JobEvent event =
+        new JobEvent(
+            id, ++seq, 0, tool, step, ok, lastMessage, millis, progress,
+            total, newStatus, data);
+    history.addLast(event);
+    if (history.size() > historyLimit) {
+      history.removeFirst();
+    }
+    return event;
+  }
+
+  /** Events with a seq above {@code afterSeq}, oldest first. */
+  public synchronized List<JobEvent> eventsAfter(long afterSeq) {
+    List<JobEvent> out = new ArrayList<>();
+    for (JobEvent e : history) {
+      if (e.seq() > afterSeq) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  public synchronized JsonObject summary() {
+    JsonObject json =
+        new JsonObject()
+            .put("id", id)
+            .put("tool", tool)
+            .put("session", session)
+            .put("account", account)
+            .put("status", status.wireName())
+            .put("startedAt", startedAt.toString())
+            .put("progress", progress)
+            .put("message", lastMessage)
+            .put("steps", seq);
+    if (total != null) {
+      json.put("total", total);
+    }
+    if (endedAt != null) {
+      json.put("endedAt", endedAt.toString());
+    }
+    return json;
+  }
+
+  public JsonObject detail() {
+    JsonArray events = new JsonArray();
+    eventsAfter(0).forEach(e -> events.add(e.toJson()));
+    return summary().put("events", events);
+  }
+}

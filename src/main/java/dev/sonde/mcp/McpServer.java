@@ -1,0 +1,318 @@
+package dev.sonde.mcp;
+
+import dev.sonde.config.LogLevel;
+import dev.sonde.config.SondeConfig;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The protocol engine behind every transport: JSON-RPC dispatch, the MCP lifecycle, and the
+ * tools, resources, prompts, completion, logging and tasks methods. Transports hand it one parsed
+ * message with the session and the channel to answer on; it knows no transport and no database.
+ */
+public final class McpServer {
+  /** Publish {@code {"uri": ...}} here when a resource changes, to notify its subscribers. */
+  public static final String RESOURCE_UPDATED_ADDRESS = "sonde.resources.updated";
+  /** Request here for the engine's status (sessions, tools per family). */
+  public static final String STATUS_ADDRESS = "sonde.mcp.status";
+
+  private static final Logger LOG = LoggerFactory.getLogger(McpServer.class);
+  private static final JsonObject EMPTY = new JsonObject();
+
+  private final SondeConfig config;
+  private final SessionStore sessions;
+  private final ToolRegistry tools;
+  private final List<ResourceProvider> resources;
+  private final List<PromptProvider> prompts;
+  private final ServerInfo info;
+  private final ToolCaller caller;
+  private final Map<String, Integer> transports = new TreeMap<>();
+
+  public McpServer(
+      Vertx vertx,
+      SondeConfig config,
+      SessionStore sessions,
+      ToolRegistry tools,
+      List<ResourceProvider> resources,
+      List<PromptProvider> prompts,
+      ServerInfo info) {
+    this.config = config;
+    this.sessions = sessions;
+    this.tools = tools;
+    this.resources = List.copyOf(resources);
+    this.prompts = List.copyOf(prompts);
+    this.info = info;
+    this.caller =
+        new ToolCaller(
+            vertx,
+            tools,
+            config.mcp().toolTimeoutSeconds() * 1000L,
+            config.jobs().taskTtlSeconds() * 1000L,
+            config.jobs().cancelOnDisconnect());
+    tools.onChange(() -> broadcast(JsonRpc.notification("notifications/tools/list_changed", null)));
+    vertx.eventBus().<JsonObject>consumer(RESOURCE_UPDATED_ADDRESS, m -> resourceUpdated(m.body().getString("uri")));
+    vertx.eventBus().<JsonObject>consumer(STATUS_ADDRESS, m -> m.reply(status()));
+    long idle = config.mcp().sessionIdleMinutes() * 60_000L;
+    vertx.setPeriodic(Math.min(idle, 60_000), id -> sessions.expire(idle));
+  }
+
+  public SessionStore sessions() {
+    return sessions;
+  }
+
+  /** A new session on a transport; closing it cancels its calls and tasks. */
+  public Session openSession(String transport) {
+    Session session = sessions.create(transport);
+    session.onClose(() -> caller.cancelAll(session, "the session ended"));
+    return session;
+  }
+
+  public void closeSession(Session session) {
+    sessions.close(session.id());
+  }
+
+  /** Counts a transport as listening, for {@code debug_mcp_status}. */
+  public synchronized void transportStarted(String name) {
+    transports.merge(name, 1, Integer::sum);
+  }
+
+  /**
+   * Handles one message. The future holds the response to send, or null when there is none (a
+   * notification, a response from the client, a cancelled request).
+   */
+  public Future<JsonObject> handle(Session session, JsonObject message, ClientChannel channel) {
+    String problem = JsonRpc.envelopeProblem(message);
+    Object id = message.getValue("id");
+    if (problem != null) {
+      return Future.succeededFuture(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "invalid request: " + problem));
+    }
+    if (JsonRpc.isResponse(message)) {
+      clientResponse(session, message);
+      return Future.succeededFuture();
+    }
+    String method = message.getString("method");
+    JsonObject params = message.getJsonObject("params", EMPTY);
+    if (!message.containsKey("id")) {
+      notification(session, method, params);
+      return Future.succeededFuture();
+    }
+    Future<JsonObject> result;
+    try {
+      result = request(session, id, method, params, channel);
+    } catch (McpException e) {
+      result = Future.failedFuture(e);
+    } catch (RuntimeException e) {
+      LOG.error("{} failed", method, e);
+      result = Future.failedFuture(new McpException(JsonRpc.INTERNAL_ERROR, "internal error"));
+    }
+    return result.transform(
+        ar -> {
+          if (ar.succeeded()) {
+            return Future.succeededFuture(ar.result() == null ? null : JsonRpc.result(id, ar.result()));
+          }
+          if (ar.cause() instanceof McpException e) {
+            return Future.succeededFuture(JsonRpc.error(id, e.code(), e.getMessage()));
+          }
+          LOG.error("{} failed", method, ar.cause());
+          return Future.succeededFuture(JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "internal error"));
+        });
+  }
+
+  private Future<JsonObject> request(Session session, Object id, String method, JsonObject params, ClientChannel channel) {
+    if ("initialize".equals(method)) {
+      return Future.succeededFuture(initialize(session, params));
+    }
+    if ("ping".equals(method)) {
+      return Future.succeededFuture(new JsonObject());
+    }
+    if (session.protocolVersion() == null) {
+      throw new McpException(JsonRpc.INVALID_REQUEST, "the session is not initialized; send initialize first");
+    }
+    int pageSize = config.mcp().pageSize();
+    return switch (method) {
+      case "tools/list" -> done(Cursors.page(tools.listing(), params.getString("cursor"), pageSize, "tools"));
+      case "tools/call" -> caller.call(session, id, params, channel);
+      case "resources/list" -> done(Cursors.page(collect(ResourceProvider::resources), params.getString("cursor"), pageSize, "resources"));
+      case "resources/templates/list" -> done(Cursors.page(collect(ResourceProvider::templates), params.getString("cursor"), pageSize, "resourceTemplates"));
+      case "resources/read" -> readResource(required(params, "uri"));
+      case "resources/subscribe" -> subscribe(session, required(params, "uri"), true);
+      case "resources/unsubscribe" -> subscribe(session, required(params, "uri"), false);
+      case "prompts/list" -> done(Cursors.page(promptListing(), params.getString("cursor"), pageSize, "prompts"));
+      case "prompts/get" -> getPrompt(required(params, "name"), params.getJsonObject("arguments", EMPTY));
+      case "completion/complete" -> done(complete(params));
+      case "logging/setLevel" -> done(setLevel(session, required(params, "level")));
+      case "tasks/get" -> done(caller.taskGet(session, params));
+      case "tasks/result" -> caller.taskResult(session, params);
+      case "tasks/list" -> done(caller.taskList(session, params, pageSize));
+      case "tasks/cancel" -> done(caller.taskCancel(session, params));
+      default -> throw new McpException(JsonRpc.METHOD_NOT_FOUND, "method not found: " + method);
+    };
+  }
+
+  private static Future<JsonObject> done(JsonObject result) {
+    return Future.succeededFuture(result);
+  }
+
+  private void notification(Session session, String method, JsonObject params) {
+    switch (method) {
+      case "notifications/initialized" -> session.markInitialized();
+      case "notifications/cancelled" ->
+          caller.cancel(session, params.getValue("requestId"), params.getString("reason", "cancelled by the client"));
+      default -> LOG.debug("ignored notification {}", method);
+    }
+  }
+
+  private void clientResponse(Session session, JsonObject message) {
+    var pending = session.clientRequests().get(String.valueOf(message.getValue("id")));
+    if (pending == null) {
+      LOG.debug("response to unknown request {}", message.getValue("id"));
+    } else if (message.containsKey("error")) {
+      pending.tryFail(message.getJsonObject("error").getString("message", "the client refused the request"));
+    } else {
+      pending.tryComplete(message.getJsonObject("result", new JsonObject()));
+    }
+  }
+
+  private JsonObject initialize(Session session, JsonObject params) {
+    if (session.protocolVersion() != null) {
+      throw new McpException(JsonRpc.INVALID_REQUEST, "the session is already initialized");
+    }
+    Object requested = params.getValue("protocolVersion");
+    if (!(requested instanceof String)) {
+      throw new McpException(JsonRpc.INVALID_PARAMS, "initialize needs \"protocolVersion\"");
+    }
+    String version = ProtocolVersions.negotiate((String) requested);
+    session.initialize(version, params.getJsonObject("clientInfo"), params.getJsonObject("capabilities"));
+    JsonObject capabilities =
+        new JsonObject()
+            .put("tools", new JsonObject().put("listChanged", true))
+            .put("resources", new JsonObject().put("subscribe", true).put("listChanged", true))
+            .put("prompts", new JsonObject().put("listChanged", true))
+            .put("logging", new JsonObject())
+            .put("completions", new JsonObject())
+            .put(
+                "tasks",
+                new JsonObject()
+                    .put("list", new JsonObject())
+                    .put("cancel", new JsonObject())
+                    .put("requests", new JsonObject().put("tools", new JsonObject().put("call", new JsonObject()))));
+    return new JsonObject()
+        .put("protocolVersion", version)
+        .put("capabilities", capabilities)
+        .put("serverInfo", new JsonObject().put("name", info.name()).put("title", info.title()).put("version", info.version()))
+        .put("instructions", info.instructions());
+  }
+
+  private List<JsonObject> collect(java.util.function.Function<ResourceProvider, List<JsonObject>> part) {
+    List<JsonObject> all = new ArrayList<>();
+    resources.forEach(p -> all.addAll(part.apply(p)));
+    return all;
+  }
+
+  private List<JsonObject> promptListing() {
+    List<JsonObject> all = new ArrayList<>();
+    prompts.forEach(p -> all.addAll(p.prompts()));
+    return all;
+  }
+
+  private Future<JsonObject> readResource(String uri) {
+    for (ResourceProvider provider : resources) {
+      if (provider.owns(uri)) {
+        return provider.read(uri);
+      }
+    }
+    throw new McpException(JsonRpc.RESOURCE_NOT_FOUND, "resource not found: " + uri + "; resources/list shows what exists");
+  }
+
+  private Future<JsonObject> subscribe(Session session, String uri, boolean on) {
+    if (on) {
+      session.subscriptions().add(uri);
+    } else {
+      session.subscriptions().remove(uri);
+    }
+    return done(new JsonObject());
+  }
+
+  private void resourceUpdated(String uri) {
+    JsonObject note = JsonRpc.notification("notifications/resources/updated", new JsonObject().put("uri", uri));
+    for (Session s : sessions.all()) {
+      if (s.subscriptions().contains(uri) && s.standalone() != null) {
+        s.standalone().send(note);
+      }
+    }
+  }
+
+  private Future<JsonObject> getPrompt(String name, JsonObject arguments) {
+    for (PromptProvider provider : prompts) {
+      Future<JsonObject> result = provider.get(name, arguments);
+      if (result != null) {
+        return result;
+      }
+    }
+    throw new McpException(JsonRpc.INVALID_PARAMS, "unknown prompt '" + name + "'; prompts/list shows the available prompts");
+  }
+
+  private JsonObject complete(JsonObject params) {
+    JsonObject ref = params.getJsonObject("ref");
+    JsonObject argument = params.getJsonObject("argument");
+    if (ref == null || argument == null) {
+      throw new McpException(JsonRpc.INVALID_PARAMS, "completion/complete needs \"ref\" and \"argument\"");
+    }
+    String name = argument.getString("name", "");
+    String value = argument.getString("value", "");
+    List<String> values = new ArrayList<>();
+    switch (ref.getString("type", "")) {
+      case "ref/prompt" -> prompts.forEach(p -> values.addAll(p.complete(ref.getString("name"), name, value)));
+      case "ref/resource" -> resources.forEach(p -> values.addAll(p.complete(ref.getString("uri"), name, value)));
+      default -> throw new McpException(JsonRpc.INVALID_PARAMS, "ref.type must be ref/prompt or ref/resource");
+    }
+    List<String> page = values.subList(0, Math.min(100, values.size()));
+    return new JsonObject()
+        .put("completion", new JsonObject().put("values", new JsonArray(new ArrayList<>(page))).put("total", values.size()).put("hasMore", values.size() > page.size()));
+  }
+
+  private JsonObject setLevel(Session session, String level) {
+    if (!LogLevel.isKnown(level)) {
+      throw new McpException(JsonRpc.INVALID_PARAMS, "unknown log level '" + level + "'; use one of " + LogLevel.NAMES);
+    }
+    session.logLevel(level);
+    return new JsonObject();
+  }
+
+  private static String required(JsonObject params, String key) {
+    Object value = params.getValue(key);
+    if (!(value instanceof String s) || s.isEmpty()) {
+      throw new McpException(JsonRpc.INVALID_PARAMS, "missing \"" + key + "\" (a string)");
+    }
+    return s;
+  }
+
+  private void broadcast(JsonObject notification) {
+    sessions.all().forEach(s -> {
+      if (s.standalone() != null && s.protocolVersion() != null) {
+        s.standalone().send(notification);
+      }
+    });
+  }
+
+  private synchronized JsonObject status() {
+    JsonObject byTransport = new JsonObject();
+    sessions.all().forEach(s -> byTransport.put(s.transport(), byTransport.getInteger(s.transport(), 0) + 1));
+    JsonObject families = new JsonObject();
+    tools.namesByFamily().forEach((family, names) -> families.put(family, new JsonArray(names)));
+    return new JsonObject()
+        .put("families", families)
+        .put("toolCount", tools.listing().size())
+        .put("transports", new JsonObject(new TreeMap<>(transports)))
+        .put("openSessions", byTransport)
+        .put("sessionCount", sessions.all().size());
+  }
+}

@@ -1,0 +1,19 @@
+package dev.sonde.mcp;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+
+/** A source of MCP prompts. Prompt arguments are untrusted data, never instructions. */
+public interface PromptProvider {
+  /** {@code {name, title?, description, arguments?}} for each prompt. */
+  List<JsonObject> prompts();
+
+  /** The {@code GetPromptResult} of an owned prompt, or null when the name is not this provider's. */
+  Future<JsonObject> get(String name, JsonObject arguments);
+
+  /** Completion values for a prompt argument. */
+  default List<String> complete(String prompt, String argument, String prefix) {
+    return List.of();
+  }
+}

@@ -1,0 +1,143 @@
+package dev.sonde.mcp;
+
+import io.vertx.core.Promise;
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One MCP session: negotiated version, client capabilities, log level, account, subscriptions, the
+ * calls in flight and requests sent to the client. Touched from several event loops, so its state
+ * is concurrent.
+ */
+public final class Session {
+  private final String id;
+  private final String transport;
+  private final String account;
+  private final Instant createdAt = Instant.now();
+  private final Set<String> subscriptions = ConcurrentHashMap.newKeySet();
+  private final Map<String, InFlightCall> calls = new ConcurrentHashMap<>();
+  private final Map<String, Promise<JsonObject>> clientRequests = new ConcurrentHashMap<>();
+  private final AtomicLong clientRequestIds = new AtomicLong();
+  private final List<Runnable> closeActions = new CopyOnWriteArrayList<>();
+  private volatile ClientChannel standalone;
+  private volatile String protocolVersion;
+  private volatile JsonObject clientInfo = new JsonObject();
+  private volatile JsonObject clientCapabilities = new JsonObject();
+  private volatile String logLevel;
+  private volatile boolean initialized;
+  private volatile boolean closed;
+  private volatile long lastActive = System.currentTimeMillis();
+
+  public Session(String id, String transport, String account, String logLevel) {
+    this.id = id;
+    this.transport = transport;
+    this.account = account;
+    this.logLevel = logLevel;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public String transport() {
+    return transport;
+  }
+
+  public String account() {
+    return account;
+  }
+
+  public Instant createdAt() {
+    return createdAt;
+  }
+
+  public String protocolVersion() {
+    return protocolVersion;
+  }
+
+  public JsonObject clientInfo() {
+    return clientInfo;
+  }
+
+  public JsonObject clientCapabilities() {
+    return clientCapabilities;
+  }
+
+  public String logLevel() {
+    return logLevel;
+  }
+
+  public void logLevel(String level) {
+    logLevel = level;
+  }
+
+  public boolean initialized() {
+    return initialized;
+  }
+
+  public boolean closed() {
+    return closed;
+  }
+
+  void initialize(String version, JsonObject info, JsonObject capabilities) {
+    protocolVersion = version;
+    clientInfo = info == null ? new JsonObject() : info;
+    clientCapabilities = capabilities == null ? new JsonObject() : capabilities;
+  }
+
+  void markInitialized() {
+    initialized = true;
+  }
+
+  /** The channel for messages tied to no request: the GET stream, the socket, stdout. */
+  public ClientChannel standalone() {
+    return standalone;
+  }
+
+  public void standalone(ClientChannel channel) {
+    standalone = channel;
+  }
+
+  Set<String> subscriptions() {
+    return subscriptions;
+  }
+
+  Map<String, InFlightCall> calls() {
+    return calls;
+  }
+
+  String nextClientRequestId() {
+    return "sonde-" + clientRequestIds.incrementAndGet();
+  }
+
+  Map<String, Promise<JsonObject>> clientRequests() {
+    return clientRequests;
+  }
+
+  public void touch() {
+    lastActive = System.currentTimeMillis();
+  }
+
+  public long lastActive() {
+    return lastActive;
+  }
+
+  public void onClose(Runnable action) {
+    closeActions.add(action);
+  }
+
+  void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    clientRequests.values().forEach(p -> p.tryFail("the session ended"));
+    closeActions.forEach(Runnable::run);
+  }
+}

@@ -1,0 +1,286 @@
+package dev.sonde.mcp;
+
+import dev.sonde.config.LogLevel;
+import dev.sonde.jobs.JobRegistry;
+import dev.sonde.tools.CallHeaders;
+import dev.sonde.tools.ExecutionMode;
+import dev.sonde.tools.TaskSupport;
+import dev.sonde.tools.ToolResult;
+import dev.sonde.tools.ToolSpec;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * {@code tools/call} and the {@code tasks/*} methods: validates arguments, sends the call to its
+ * family over the event bus, relays job steps as progress and the tool's log lines and client
+ * requests to the caller, and cancels on request.
+ */
+final class ToolCaller {
+  static final String RELATED_TASK = "io.modelcontextprotocol/related-task";
+
+  private final Vertx vertx;
+  private final ToolRegistry tools;
+  private final TaskStore tasks = new TaskStore();
+  private final long defaultTimeoutMillis;
+  private final long taskTtlMillis;
+  private final boolean cancelOnDisconnect;
+
+  ToolCaller(Vertx vertx, ToolRegistry tools, long defaultTimeoutMillis, long taskTtlMillis, boolean cancelOnDisconnect) {
+    this.vertx = vertx;
+    this.tools = tools;
+    this.defaultTimeoutMillis = defaultTimeoutMillis;
+    this.taskTtlMillis = taskTtlMillis;
+    this.cancelOnDisconnect = cancelOnDisconnect;
+    vertx.setPeriodic(60_000, id -> tasks.expire());
+  }
+
+  /** Returns the CallToolResult (or CreateTaskResult), or null when the call was cancelled. */
+  Future<JsonObject> call(Session session, Object requestId, JsonObject params, ClientChannel channel) {
+    String name = params.getString("name");
+    if (name == null || name.isBlank()) {
+      throw new McpException(JsonRpc.INVALID_PARAMS, "tools/call needs the tool's \"name\"");
+    }
+    ToolRegistry.RegisteredTool tool = tools.get(name);
+    if (tool == null) {
+      throw new McpException(
+          JsonRpc.INVALID_PARAMS, "unknown tool '" + name + "'; tools/list shows the available tools");
+    }
+    JsonObject meta = params.getJsonObject("_meta");
+    Object token = meta == null ? null : meta.getValue("progressToken");
+    Object task = params.getValue("task");
+    TaskSupport support = tool.spec().taskSupport();
+    if (task != null && support == TaskSupport.FORBIDDEN) {
+      throw new McpException(JsonRpc.METHOD_NOT_FOUND, name + " cannot run as a task; call it without \"task\"");
+    }
+    if (task == null && support == TaskSupport.REQUIRED) {
+      throw new McpException(JsonRpc.METHOD_NOT_FOUND, name + " runs only as a task; add \"task\": {} to the call");
+    }
+    Object arguments = params.getValue("arguments");
+    String problem =
+        arguments == null || arguments instanceof JsonObject
+            ? ToolRegistry.validate(tool, arguments == null ? new JsonObject() : (JsonObject) arguments)
+            : "\"arguments\" must be an object";
+    JsonObject args = arguments instanceof JsonObject a ? a : new JsonObject();
+    String callId = UUID.randomUUID().toString();
+    if (task != null) {
+      return Future.succeededFuture(startTask(session, requestId, tool, args, token, callId, problem, task));
+    }
+    if (problem != null) {
+      return Future.succeededFuture(ToolResult.error(problem).toJson());
+    }
+    InFlightCall call = new InFlightCall(callId);
+    String key = String.valueOf(requestId);
+    session.calls().put(key, call);
+    if (cancelOnDisconnect) {
+      channel.onClose(() -> cancel(session, requestId, "the client disconnected"));
+    }
+    return dispatch(session, requestId, tool, args, token, callId, channel, event -> {})
+        .map(result -> call.cancelled ? null : result)
+        .onComplete(ar -> session.calls().remove(key, call));
+  }
+
+  /** Cancels the call answering {@code requestId}; its response will not be sent. */
+  void cancel(Session session, Object requestId, String reason) {
+    InFlightCall call = session.calls().get(String.valueOf(requestId));
+    if (call != null && !call.cancelled) {
+      call.cancelled = true;
+      publishCancel(call.callId, reason);
+    }
+  }
+
+  void cancelAll(Session session, String reason) {
+    session.calls().values().forEach(c -> publishCancel(c.callId, reason));
+    tasks.dropSession(session.id());
+  }
+
+  private void publishCancel(String callId, String reason) {
+    vertx.eventBus().publish(CallHeaders.CANCEL_ADDRESS, new JsonObject().put("call", callId).put("reason", reason));
+  }
+
+  private JsonObject startTask(
+      Session session, Object requestId, ToolRegistry.RegisteredTool tool, JsonObject args, Object token,
+      String callId, String problem, Object taskParams) {
+    long ttl = taskTtlMillis;
+    if (taskParams instanceof JsonObject p && p.getValue("ttl") instanceof Number n) {
+      ttl = Math.min(Math.max(1000, n.longValue()), taskTtlMillis);
+    }
+    McpTask task = tasks.create(callId, session.id(), ttl);
+    ClientChannel toSession = message -> {
+      ClientChannel standalone = session.standalone();
+      if (standalone != null) {
+        standalone.send(message);
+      }
+    };
+    Future<JsonObject> run =
+        problem != null
+            ? Future.succeededFuture(ToolResult.error(problem).toJson())
+            : dispatch(session, requestId, tool, args, token, callId, toSession, step -> task.message(step.getString("message")));
+    run.onComplete(
+        ar -> {
+          boolean ok = ar.succeeded() && !ar.result().getBoolean("isError", false);
+          if (task.end(ok ? McpTask.COMPLETED : McpTask.FAILED, ok ? null : "the tool reported an error")) {
+            notifyStatus(session, task);
+          }
+          JsonObject result = ar.succeeded() ? ar.result().copy() : null;
+          if (result != null) {
+            result.put("_meta", new JsonObject().put(RELATED_TASK, new JsonObject().put("taskId", task.taskId)));
+          }
+          task.settle(result, ar.cause());
+        });
+    return new JsonObject().put("task", task.toJson());
+  }
+
+  JsonObject taskGet(Session session, JsonObject params) {
+    return tasks.get(session, params.getString("taskId")).toJson();
+  }
+
+  Future<JsonObject> taskResult(Session session, JsonObject params) {
+    return tasks.get(session, params.getString("taskId")).result();
+  }
+
+  JsonObject taskList(Session session, JsonObject params, int pageSize) {
+    return Cursors.page(tasks.listing(session), params.getString("cursor"), pageSize, "tasks");
+  }
+
+  JsonObject taskCancel(Session session, JsonObject params) {
+    McpTask task = tasks.get(session, params.getString("taskId"));
+    if (!task.end(McpTask.CANCELLED, "cancelled by the client")) {
+      throw new McpException(
+          JsonRpc.INVALID_PARAMS, "task " + task.taskId + " is already " + task.status() + " and cannot be cancelled");
+    }
+    publishCancel(task.taskId, "cancelled by the client");
+    notifyStatus(session, task);
+    return task.toJson();
+  }
+
+  private void notifyStatus(Session session, McpTask task) {
+    ClientChannel standalone = session.standalone();
+    if (standalone != null) {
+      standalone.send(JsonRpc.notification("notifications/tasks/status", task.toJson()));
+    }
+  }
+
+  private Future<JsonObject> dispatch(
+      Session session, Object requestId, ToolRegistry.RegisteredTool tool, JsonObject args, Object token,
+      String callId, ClientChannel channel, Consumer<JsonObject> onStep) {
+    ToolSpec spec = tool.spec();
+    long timeout = spec.timeout() != null ? spec.timeout().toMillis() : defaultTimeoutMillis;
+    DeliveryOptions options =
+        new DeliveryOptions()
+            .setSendTimeout(timeout + 5_000)
+            .addHeader(CallHeaders.TOOL, spec.name())
+            .addHeader(CallHeaders.SESSION, session.id())
+            .addHeader(CallHeaders.REQUEST, String.valueOf(requestId))
+            .addHeader(CallHeaders.ACCOUNT, session.account())
+            .addHeader(CallHeaders.DEADLINE, String.valueOf(System.currentTimeMillis() + timeout))
+            .addHeader(CallHeaders.CALL, callId);
+    if (token != null) {
+      options.addHeader(CallHeaders.PROGRESS_TOKEN, String.valueOf(token));
+    }
+    Future<Message<Object>> reply;
+    List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
+    if (spec.mode() == ExecutionMode.JOB) {
+      ProgressRelay relay = new ProgressRelay(token, channel, onStep);
+      consumers.add(vertx.eventBus().consumer(JobRegistry.ADDRESS_PREFIX + callId, m -> relay.step(m.body())));
+      consumers.add(vertx.eventBus().consumer(CallHeaders.CALLBACK_PREFIX + callId, m -> callback(session, spec.name(), channel, m)));
+      reply =
+          Future.all(consumers.stream().map(MessageConsumer::completion).toList())
+              .compose(v -> vertx.eventBus().request(CallHeaders.FAMILY_PREFIX + tool.family(), args, options));
+    } else {
+      reply = vertx.eventBus().request(CallHeaders.FAMILY_PREFIX + tool.family(), args, options);
+    }
+    return reply
+        .map(m -> (JsonObject) m.body())
+        .recover(failure -> Future.failedFuture(asProtocolError(spec.name(), tool.family(), failure)))
+        .onComplete(ar -> consumers.forEach(MessageConsumer::unregister));
+  }
+
+  private static McpException asProtocolError(String tool, String family, Throwable failure) {
+    if (failure instanceof ReplyException e) {
+      return switch (e.failureType()) {
+        case NO_HANDLERS -> new McpException(JsonRpc.INTERNAL_ERROR, "the " + family + " tools are not running");
+        case TIMEOUT -> new McpException(JsonRpc.INTERNAL_ERROR, tool + " did not answer in time");
+        default ->
+            e.failureCode() == JsonRpc.INVALID_PARAMS
+                ? new McpException(JsonRpc.INVALID_PARAMS, e.getMessage())
+                : new McpException(JsonRpc.INTERNAL_ERROR, "internal error while running " + tool);
+      };
+    }
+    return new McpException(JsonRpc.INTERNAL_ERROR, "internal error while running " + tool);
+  }
+
+  /** A job-mode tool's log line or request for the client. */
+  private void callback(Session session, String tool, ClientChannel channel, Message<JsonObject> msg) {
+    JsonObject body = msg.body();
+    if ("log".equals(body.getString("type"))) {
+      String level = body.getString("level", "info");
+      if (LogLevel.rank(level) >= LogLevel.rank(session.logLevel())) {
+        channel.send(
+            JsonRpc.notification(
+                "notifications/message",
+                new JsonObject().put("level", level).put("logger", tool).put("data", body.getString("message"))));
+      }
+      return;
+    }
+    String method = body.getString("method", "");
+    String capability = method.substring(0, Math.max(0, method.indexOf('/')));
+    if (!session.clientCapabilities().containsKey(capability)) {
+      msg.fail(1, "the client did not declare the '" + capability + "' capability, so " + method + " cannot be sent");
+      return;
+    }
+    clientRequest(session, channel, method, body.getJsonObject("params"))
+        .onSuccess(msg::reply)
+        .onFailure(e -> msg.fail(2, e.getMessage()));
+  }
+
+  /** Sends a request to the client; the future completes when its response arrives. */
+  Future<JsonObject> clientRequest(Session session, ClientChannel channel, String method, JsonObject params) {
+    String id = session.nextClientRequestId();
+    Promise<JsonObject> promise = Promise.promise();
+    session.clientRequests().put(id, promise);
+    channel.send(JsonRpc.request(id, method, params));
+    return promise.future().onComplete(ar -> session.clientRequests().remove(id));
+  }
+
+  /** Turns job steps into progress notifications carrying the client's own token. */
+  private static final class ProgressRelay {
+    private final Object token;
+    private final ClientChannel channel;
+    private final Consumer<JsonObject> onStep;
+    private double last;
+
+    ProgressRelay(Object token, ClientChannel channel, Consumer<JsonObject> onStep) {
+      this.token = token;
+      this.channel = channel;
+      this.onStep = onStep;
+    }
+
+    void step(JsonObject event) {
+      onStep.accept(event);
+      if (token == null) {
+        return;
+      }
+      last = Math.max(last, event.getDouble("progress", 0d));
+      JsonObject params =
+          new JsonObject()
+              .put("progressToken", token)
+              .put("progress", last)
+              .put("message", event.getString("step") + ": " + event.getString("message"))
+              .put("_meta", new JsonObject().put("traceStep", event));
+      if (event.getValue("total") != null) {
+        params.put("total", event.getValue("total"));
+      }
+      channel.send(JsonRpc.notification("notifications/progress", params));
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package dev.sonde.mcp;
+
+import dev.sonde.tools.ToolSpec;
+import io.vertx.core.json.JsonObject;
+import io.vertx.json.schema.Draft;
+import io.vertx.json.schema.JsonSchema;
+import io.vertx.json.schema.JsonSchemaOptions;
+import io.vertx.json.schema.OutputFormat;
+import io.vertx.json.schema.OutputUnit;
+import io.vertx.json.schema.Validator;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The tools of the deployed families, in registration order, each with its compiled input
+ * validator. {@code tools/list} is rendered from here; {@code tools/call} resolves here.
+ */
+public final class ToolRegistry {
+  /** A tool as the protocol engine sees it: its spec, the family that answers it, its validator. */
+  public record RegisteredTool(ToolSpec spec, String family, Validator validator) {}
+
+  private final Map<String, RegisteredTool> tools = new LinkedHashMap<>();
+  private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+  private volatile List<JsonObject> listing = List.of();
+
+  public synchronized void register(String family, List<ToolSpec> specs) {
+    for (ToolSpec spec : specs) {
+      if (tools.containsKey(spec.name())) {
+        throw new IllegalStateException(
+            "tool " + spec.name() + " is registered twice (" + tools.get(spec.name()).family()
+                + " and " + family + ")");
+      }
+      tools.put(spec.name(), new RegisteredTool(spec, family, compile(spec)));
+    }
+    listing = tools.values().stream().map(t -> t.spec().toJson()).toList();
+    listeners.forEach(Runnable::run);
+  }
+
+  /** Runs after every change (to send {@code notifications/tools/list_changed}). */
+  public void onChange(Runnable listener) {
+    listeners.add(listener);
+  }
+
+  public RegisteredTool get(String name) {
+    synchronized (this) {
+      return tools.get(name);
+    }
+  }
+
+  public List<JsonObject> listing() {
+    return listing;
+  }
+
+  /** Tool names per family, in registration order. */
+  public synchronized Map<String, List<String>> namesByFamily() {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    tools.values().forEach(t -> out.computeIfAbsent(t.family(), f -> new ArrayList<>()).add(t.spec().name()));
+    return out;
+  }
+
+  /** Returns null when the arguments fit the tool's schema, else what to change. */
+  public static String validate(RegisteredTool tool, JsonObject arguments) {
+    OutputUnit unit = tool.validator().validate(arguments);
+    if (Boolean.TRUE.equals(unit.getValid())) {
+      return null;
+    }
+    List<String> problems = new ArrayList<>();
+    collect(unit, problems);
+    if (problems.isEmpty()) {
+      problems.add("the arguments do not match the tool's input schema");
+    }
+    return "invalid arguments for " + tool.spec().name() + ": " + String.join("; ", problems);
+  }
+
+  private static void collect(OutputUnit unit, List<String> out) {
+    if (unit.getErrors() != null && !unit.getErrors().isEmpty()) {
+      unit.getErrors().forEach(e -> collect(e, out));
+      return;
+    }
+    if (unit.getError() == null) {
+      return;
+    }
+    String where = fieldName(unit.getInstanceLocation());
+    String rule = keyword(unit.getKeywordLocation());
+    String line = where + ": " + unit.getError() + (rule.isEmpty() ? "" : " (rule: " + rule + ")");
+    if (!out.contains(line) && out.size() < 10) {
+      out.add(line);
+    }
+  }
+
+  private static String fieldName(String instanceLocation) {
+    if (instanceLocation == null || instanceLocation.isEmpty() || "#".equals(instanceLocation)) {
+      return "arguments";
+    }
+    String path = instanceLocation.startsWith("#") ? instanceLocation.substring(1) : instanceLocation;
+    path = path.startsWith("/") ? path.substring(1) : path;
+    return path.isEmpty() ? "arguments" : "field '" + path.replace('/', '.') + "'";
+  }
+
+  private static String keyword(String keywordLocation) {
+    if (keywordLocation == null) {
+      return "";
+    }
+    int slash = keywordLocation.lastIndexOf('/');
+    return slash < 0 ? keywordLocation : keywordLocation.substring(slash + 1);
+  }
+
+  private static Validator compile(ToolSpec spec) {
+    JsonObject schema = spec.inputSchema().copy();
+    return Validator.create(
+        JsonSchema.of(schema),
+        new JsonSchemaOptions()
+            .setDraft(Draft.DRAFT202012)
+            .setBaseUri("https://sonde.dev/tools/" + spec.name())
+            .setOutputFormat(OutputFormat.Basic));
+  }
+}

@@ -1,0 +1,26 @@
+package dev.sonde.tools;
+
+/** Headers of a tool-call event-bus message, and the addresses a call talks on. */
+public final class CallHeaders {
+  public static final String TOOL = "tool";
+  public static final String SESSION = "session";
+  public static final String REQUEST = "request";
+  public static final String ACCOUNT = "account";
+  public static final String PROGRESS_TOKEN = "progressToken";
+  public static final String DEADLINE = "deadline";
+  public static final String CALL = "call";
+
+  /** The address prefix a family consumes: {@code sonde.tools.<family>}. */
+  public static final String FAMILY_PREFIX = "sonde.tools.";
+
+  /** Published to every family: {@code {"call": id, "reason": text}} stops that call. */
+  public static final String CANCEL_ADDRESS = "sonde.calls.cancel";
+
+  /** Where a job-mode call sends log lines and requests for the client: {@code sonde.calls.<id>}. */
+  public static final String CALLBACK_PREFIX = "sonde.calls.";
+
+  /** The {@code tool} header value that asks a family whether it is alive. */
+  public static final String PING = "__ping";
+
+  private CallHeaders() {}
+}

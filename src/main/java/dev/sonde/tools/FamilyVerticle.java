@@ -1,0 +1,163 @@
+package dev.sonde.tools;
+
+import dev.sonde.jobs.Job;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.WorkerExecutor;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A tool family: one verticle consuming {@code sonde.tools.<family>} that runs each call where its
+ * spec says, enforces the deadline, honours cancellation and replies with the CallToolResult JSON.
+ * A caller-fixable problem is an {@code isError} result; anything else fails the message with
+ * -32603 and a generic text, the details going to the log only.
+ */
+public abstract class FamilyVerticle extends VerticleBase {
+  /** Failure code for an internal error, mirrored as JSON-RPC -32603 by the dispatcher. */
+  public static final int INTERNAL_ERROR = -32603;
+
+  private static final Logger LOG = LoggerFactory.getLogger(FamilyVerticle.class);
+
+  protected final FamilyServices services;
+  private final String family;
+  private final Map<String, Tool> tools = new LinkedHashMap<>();
+  private final Map<String, ToolContext> running = new ConcurrentHashMap<>();
+  private WorkerExecutor workers;
+  private WorkerExecutor jobWorkers;
+
+  protected FamilyVerticle(String family, FamilyServices services, List<? extends Tool> tools) {
+    this.family = family;
+    this.services = services;
+    tools.forEach(t -> this.tools.put(t.spec().name(), t));
+  }
+
+  public String family() {
+    return family;
+  }
+
+  public List<ToolSpec> specs() {
+    return tools.values().stream().map(Tool::spec).toList();
+  }
+
+  @Override
+  public Future<?> start() {
+    int poolSize = services.config().jobs().workerPoolSize();
+    workers = vertx.createSharedWorkerExecutor("sonde-" + family, poolSize);
+    jobWorkers = vertx.createSharedWorkerExecutor("sonde-jobs", poolSize);
+    vertx.eventBus().<JsonObject>consumer(CallHeaders.CANCEL_ADDRESS, this::cancel);
+    return vertx.eventBus().<JsonObject>consumer(CallHeaders.FAMILY_PREFIX + family, this::handle).completion();
+  }
+
+  @Override
+  public Future<?> stop() {
+    running.values().forEach(ctx -> ctx.cancel("Sonde is stopping"));
+    return Future.succeededFuture();
+  }
+
+  private void cancel(Message<JsonObject> msg) {
+    ToolContext ctx = running.get(msg.body().getString("call", ""));
+    if (ctx != null) {
+      cancelCall(ctx, msg.body().getString("reason", "cancelled by the client"));
+    }
+  }
+
+  private void cancelCall(ToolContext ctx, String reason) {
+    ctx.cancel(reason);
+    services.jobs().cancel(ctx.callId(), reason);
+  }
+
+  private void handle(Message<JsonObject> msg) {
+    String name = msg.headers().get(CallHeaders.TOOL);
+    if (CallHeaders.PING.equals(name)) {
+      msg.reply(new JsonObject().put("family", family).put("running", running.size()));
+      return;
+    }
+    Tool tool = tools.get(name);
+    if (tool == null) {
+      msg.fail(-32602, "unknown tool '" + name + "'");
+      return;
+    }
+    ToolSpec spec = tool.spec();
+    Job job =
+        spec.mode() == ExecutionMode.JOB
+            ? services
+                .jobs()
+                .start(
+                    msg.headers().get(CallHeaders.CALL),
+                    name,
+                    msg.headers().get(CallHeaders.SESSION),
+                    msg.headers().get(CallHeaders.ACCOUNT))
+            : null;
+    ToolContext ctx = new ToolContext(vertx, msg.body(), msg.headers(), job);
+    running.put(ctx.callId(), ctx);
+    AtomicBoolean answered = new AtomicBoolean();
+    long delay = Math.max(1, ctx.deadline() - System.currentTimeMillis());
+    long timer =
+        vertx.setTimer(
+            delay,
+            t -> {
+              String reason = name + " timed out after " + (delay + 999) / 1000 + " s and was stopped";
+              cancelCall(ctx, reason);
+              if (answered.compareAndSet(false, true)) {
+                msg.reply(ToolResult.error(reason + "; narrow the request and try again").toJson());
+              }
+            });
+    run(tool, ctx)
+        .onComplete(
+            ar -> {
+              vertx.cancelTimer(timer);
+              running.remove(ctx.callId());
+              if (job != null) {
+                services.jobs().finish(job, ar.succeeded() && !ar.result().isError(), outcome(ar.cause()));
+              }
+              if (!answered.compareAndSet(false, true)) {
+                return;
+              }
+              if (ar.succeeded()) {
+                msg.reply(ar.result().toJson());
+              } else if (ar.cause() instanceof ToolException e) {
+                msg.reply(ToolResult.error(e.getMessage()).toJson());
+              } else if (ctx.isCancelled() || ar.cause() instanceof CancelledException) {
+                msg.reply(ToolResult.error(name + " was cancelled: " + ctx.cancelReason()).toJson());
+              } else {
+                LOG.error("tool {} failed", name, ar.cause());
+                msg.fail(INTERNAL_ERROR, "internal error while running " + name);
+              }
+            });
+  }
+
+  private static String outcome(Throwable failure) {
+    if (failure == null) {
+      return "finished";
+    }
+    return failure instanceof ToolException ? failure.getMessage() : "failed";
+  }
+
+  private Future<ToolResult> run(Tool tool, ToolContext ctx) {
+    return switch (tool.spec().mode()) {
+      case EVENT_LOOP -> invoke(tool, ctx);
+      case WORKER -> workers.executeBlocking(() -> invoke(tool, ctx), false).compose(f -> f);
+      case JOB -> jobWorkers.executeBlocking(() -> invoke(tool, ctx), false).compose(f -> f);
+    };
+  }
+
+  private static Future<ToolResult> invoke(Tool tool, ToolContext ctx) {
+    try {
+      Future<ToolResult> result = tool.call(ctx);
+      return result == null ? Future.failedFuture(new IllegalStateException("no result")) : result;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Future.failedFuture(new CancelledException("interrupted"));
+    } catch (Exception e) {
+      return Future.failedFuture(e);
+    }
+  }
+}

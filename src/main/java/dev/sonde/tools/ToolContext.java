@@ -1,0 +1,143 @@
+package dev.sonde.tools;
+
+import dev.sonde.jobs.Job;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a running tool call sees: its arguments, who called, its job (in job mode), a way to log
+ * to and ask the client, and cancellation. Safe to use from the worker thread running the tool.
+ */
+public final class ToolContext {
+  private static final Logger LOG = LoggerFactory.getLogger(ToolContext.class);
+
+  private final Vertx vertx;
+  private final JsonObject args;
+  private final MultiMap headers;
+  private final Job job;
+  private final List<Runnable> cancelHooks = new CopyOnWriteArrayList<>();
+  private volatile String cancelReason;
+
+  ToolContext(Vertx vertx, JsonObject args, MultiMap headers, Job job) {
+    this.vertx = vertx;
+    this.args = args == null ? new JsonObject() : args;
+    this.headers = headers;
+    this.job = job;
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  public JsonObject args() {
+    return args;
+  }
+
+  public String tool() {
+    return headers.get(CallHeaders.TOOL);
+  }
+
+  public String session() {
+    return headers.get(CallHeaders.SESSION);
+  }
+
+  public String account() {
+    return headers.get(CallHeaders.ACCOUNT);
+  }
+
+  public String callId() {
+    return headers.get(CallHeaders.CALL);
+  }
+
+  public boolean hasProgressToken() {
+    return headers.contains(CallHeaders.PROGRESS_TOKEN);
+  }
+
+  /** Epoch milliseconds by which the call must answer. */
+  public long deadline() {
+    return Long.parseLong(headers.get(CallHeaders.DEADLINE));
+  }
+
+  /** The job of a job-mode call. */
+  public Job job() {
+    if (job == null) {
+      throw new IllegalStateException(tool() + " is not a job-mode tool");
+    }
+    return job;
+  }
+
+  /** Sends a log message to the client (job mode; filtered by the session's level). */
+  public void log(String level, String message) {
+    if (job == null) {
+      LOG.info("{}: {}", tool(), message);
+      return;
+    }
+    vertx
+        .eventBus()
+        .send(
+            CallHeaders.CALLBACK_PREFIX + callId(),
+            new JsonObject().put("type", "log").put("level", level).put("message", message));
+  }
+
+  /** Sends a request to the client (sampling, elicitation) and returns its result (job mode). */
+  public Future<JsonObject> requestClient(String method, JsonObject params, Duration timeout) {
+    job();
+    return vertx
+        .eventBus()
+        .<JsonObject>request(
+            CallHeaders.CALLBACK_PREFIX + callId(),
+            new JsonObject().put("type", "request").put("method", method).put("params", params),
+            new DeliveryOptions().setSendTimeout(timeout.toMillis()))
+        .map(reply -> reply.body());
+  }
+
+  /** {@link #requestClient} for tools running on a worker thread. */
+  public JsonObject requestClientAndWait(String method, JsonObject params, Duration timeout)
+      throws InterruptedException {
+    try {
+      return requestClient(method, params, timeout)
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw new ToolException(method + " failed: " + e.getCause().getMessage());
+    } catch (TimeoutException e) {
+      throw new ToolException("the client did not answer " + method + " in time");
+    }
+  }
+
+  public boolean isCancelled() {
+    return cancelReason != null;
+  }
+
+  public String cancelReason() {
+    return cancelReason;
+  }
+
+  /** Work to run on cancellation, e.g. cancelling a database statement. */
+  public void onCancel(Runnable hook) {
+    cancelHooks.add(hook);
+    if (isCancelled()) {
+      hook.run();
+    }
+  }
+
+  void cancel(String reason) {
+    if (cancelReason != null) {
+      return;
+    }
+    cancelReason = reason;
+    cancelHooks.forEach(Runnable::run);
+  }
+}

@@ -1,0 +1,114 @@
+package dev.sonde.tools;
+
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything a client learns about a tool from {@code tools/list}, plus how Sonde runs it. The
+ * listing is built from these objects, so the listing and the behaviour cannot drift.
+ */
+public record ToolSpec(
+    String name,
+    String title,
+    String description,
+    JsonObject inputSchema,
+    JsonObject outputSchema,
+    ToolAnnotations annotations,
+    ExecutionMode mode,
+    TaskSupport taskSupport,
+    Duration timeout) {
+
+  public ToolSpec {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(description, "description");
+    Objects.requireNonNull(inputSchema, "inputSchema");
+    if (!name.matches("[a-z][a-z0-9_]*")) {
+      throw new IllegalArgumentException("tool names are snake_case: " + name);
+    }
+  }
+
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /** The {@code tools/list} entry. */
+  public JsonObject toJson() {
+    JsonObject json =
+        new JsonObject().put("name", name).put("description", description).put("inputSchema", inputSchema);
+    if (title != null) {
+      json.put("title", title);
+    }
+    if (outputSchema != null) {
+      json.put("outputSchema", outputSchema);
+    }
+    if (annotations != null) {
+      json.put("annotations", annotations.toJson(title));
+    }
+    json.put("execution", new JsonObject().put("taskSupport", taskSupport.wireName()));
+    return json;
+  }
+
+  /** Fluent construction with Sonde's defaults: no arguments, event loop, tasks forbidden. */
+  public static final class Builder {
+    private final String name;
+    private String title;
+    private String description;
+    private JsonObject inputSchema = Schemas.object();
+    private JsonObject outputSchema;
+    private ToolAnnotations annotations;
+    private ExecutionMode mode = ExecutionMode.EVENT_LOOP;
+    private TaskSupport taskSupport = TaskSupport.FORBIDDEN;
+    private Duration timeout;
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    public Builder title(String value) {
+      title = value;
+      return this;
+    }
+
+    public Builder description(String value) {
+      description = value;
+      return this;
+    }
+
+    public Builder input(JsonObject schema) {
+      inputSchema = schema;
+      return this;
+    }
+
+    public Builder output(JsonObject schema) {
+      outputSchema = schema;
+      return this;
+    }
+
+    public Builder annotations(ToolAnnotations value) {
+      annotations = value;
+      return this;
+    }
+
+    public Builder mode(ExecutionMode value) {
+      mode = value;
+      return this;
+    }
+
+    public Builder tasks(TaskSupport value) {
+      taskSupport = value;
+      return this;
+    }
+
+    public Builder timeout(Duration value) {
+      timeout = value;
+      return this;
+    }
+
+    public ToolSpec build() {
+      return new ToolSpec(
+          name, title, description, inputSchema, outputSchema, annotations, mode, taskSupport,
+          timeout);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package dev.sonde.web;
+
+import dev.sonde.jobs.Job;
+import dev.sonde.jobs.JobEvent;
+import dev.sonde.jobs.JobRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The browser's view of jobs: list, detail, cancel, and live steps as server-sent events with
+ * {@code Last-Event-ID} replay (also accepted as {@code ?lastEventId=} for a page that reconnects
+ * by itself).
+ */
+public final class JobsApi {
+  private final Vertx vertx;
+  private final JobRegistry jobs;
+  private final long keepAliveMillis;
+
+  public JobsApi(Vertx vertx, JobRegistry jobs, long keepAliveMillis) {
+    this.vertx = vertx;
+    this.jobs = jobs;
+    this.keepAliveMillis = keepAliveMillis;
+  }
+
+  void mount(Router router) {
+    router.get("/api/jobs").handler(this::list);
+    router.get("/api/jobs/events").handler(this::allEvents);
+    router.get("/api/jobs/:id").handler(this::detail);
+    router.delete("/api/jobs/:id").handler(this::cancel);
+    router.get("/api/jobs/:id/events").handler(this::jobEvents);
+  }
+
+  private void list(RoutingContext ctx) {
+    // read the sequence first: an event racing the listing is then replayed, never lost
+    long lastEventId = jobs.lastGlobalSeq();
+    JsonArray list = new JsonArray();
+    jobs.list().forEach(j -> list.add(j.summary()));
+    json(ctx.response(), 200, new JsonObject().put("jobs", list).put("lastEventId", lastEventId));
+  }
+
+  private void detail(RoutingContext ctx) {
+    Job job = jobs.get(ctx.pathParam("id"));
+    if (job == null) {
+      notFound(ctx);
+    } else {
+      json(ctx.response(), 200, job.detail());
+    }
+  }
+
+  private void cancel(RoutingContext ctx) {
+    Job job = jobs.get(ctx.pathParam("id"));
+    if (job == null) {
+      notFound(ctx);
+    } else if (jobs.cancel(job.id(), "cancelled from the jobs API")) {
+      json(ctx.response(), 202, new JsonObject().put("cancelled", true).put("job", job.summary()));
+    } else {
+      json(ctx.response(), 409, new JsonObject().put("error", "job " + job.id() + " is already " + job.status().wireName()));
+    }
+  }
+
+  private void allEvents(RoutingContext ctx) {
+    long after = lastEventId(ctx.request());
+    boolean lost = after > 0 && after < jobs.oldestGlobalSeq() - 1;
+    new JobEventStream(vertx, ctx.response(), jobs::eventsAfter, JobEvent::globalSeq, after)
+        .start(JobRegistry.ALL_ADDRESS, keepAliveMillis, lost);
+  }
+
+  private void jobEvents(RoutingContext ctx) {
+    Job job = jobs.get(ctx.pathParam("id"));
+    if (job == null) {
+      notFound(ctx);
+      return;
+    }
+    new JobEventStream(vertx, ctx.response(), job::eventsAfter, JobEvent::seq, lastEventId(ctx.request()))
+        .start(JobRegistry.ADDRESS_PREFIX + job.id(), keepAliveMillis, false);
+  }
+
+  private static long lastEventId(HttpServerRequest request) {
+    String value = request.getHeader("Last-Event-ID");
+    if (value == null) {
+      value = request.getParam("lastEventId");
+    }
+    try {
+      return value == null ? 0 : Math.max(0, Long.parseLong(value.trim()));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private static void notFound(RoutingContext ctx) {
+    json(ctx.response(), 404, new JsonObject().put("error", "no job " + ctx.pathParam("id") + "; GET /api/jobs lists them"));
+  }
+
+  private static void json(HttpServerResponse response, int status, JsonObject body) {
+    response.setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
+  }
+}

@@ -1,0 +1,285 @@
+package dev.sonde.web;
+
+import dev.sonde.config.SondeConfig;
+import dev.sonde.mcp.ClientChannel;
+import dev.sonde.mcp.JsonRpc;
+import dev.sonde.mcp.McpServer;
+import dev.sonde.mcp.ProtocolVersions;
+import dev.sonde.mcp.Session;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * MCP Streamable HTTP at one endpoint: POST carries one message and answers with JSON, upgraded
+ * to an event stream when the call sends anything before its result; GET opens (or, with
+ * {@code Last-Event-ID}, resumes) a stream; DELETE ends the session.
+ */
+public final class StreamableHttpTransport {
+  public static final String PATH = "/mcp";
+  private static final String SESSION_HEADER = "Mcp-Session-Id";
+  private static final int STREAM_LIMIT = 1000;
+  private static final int STREAMS_KEPT = 32;
+
+  private final Vertx vertx;
+  private final McpServer server;
+  private final SondeConfig config;
+  private final Map<String, HttpSessionStreams> streams = new ConcurrentHashMap<>();
+
+  public StreamableHttpTransport(Vertx vertx, McpServer server, SondeConfig config) {
+    this.vertx = vertx;
+    this.server = server;
+    this.config = config;
+    server.transportStarted("streamable-http");
+  }
+
+  void mount(Router router) {
+    router.post(PATH).handler(BodyHandler.create(false).setBodyLimit(config.server().maxRequestBytes()));
+    router.post(PATH).handler(this::post);
+    router.get(PATH).handler(this::get);
+    router.delete(PATH).handler(this::delete);
+    router.route(PATH).handler(ctx -> plain(ctx.response(), 405, "use POST, GET or DELETE"));
+  }
+
+  private void post(RoutingContext ctx) {
+    HttpServerRequest request = ctx.request();
+    HttpServerResponse response = ctx.response();
+    String contentType = request.getHeader("Content-Type");
+    if (contentType == null || !contentType.toLowerCase().startsWith("application/json")) {
+      rpcError(response, 415, JsonRpc.INVALID_REQUEST, "Content-Type must be application/json");
+      return;
+    }
+    String accept = request.getHeader("Accept");
+    if (accept != null && !(accept.contains("application/json") || accept.contains("text/event-stream") || accept.contains("*/*"))) {
+      rpcError(response, 406, JsonRpc.INVALID_REQUEST, "Accept must include application/json and text/event-stream");
+      return;
+    }
+    JsonObject message;
+    String body = ctx.body().asString();
+    if (body != null && body.stripLeading().startsWith("[")) {
+      rpcError(response, 400, JsonRpc.INVALID_REQUEST, "JSON-RPC batches are not supported; send one message per request");
+      return;
+    }
+    try {
+      message = body == null ? null : new JsonObject(body);
+    } catch (DecodeException e) {
+      message = null;
+    }
+    if (message == null) {
+      rpcError(response, 400, JsonRpc.PARSE_ERROR, "the body is not a JSON object");
+      return;
+    }
+    String version = request.getHeader("MCP-Protocol-Version");
+    if (version != null && !ProtocolVersions.isSupported(version)) {
+      rpcError(response, 400, JsonRpc.INVALID_REQUEST, "unsupported MCP-Protocol-Version " + version + "; use one of " + ProtocolVersions.SUPPORTED);
+      return;
+    }
+    Session session;
+    if ("initialize".equals(message.getValue("method"))) {
+      session = openSession();
+    } else {
+      session = session(request, response);
+      if (session == null) {
+        return;
+      }
+    }
+    response.putHeader(SESSION_HEADER, session.id());
+    if (!JsonRpc.isRequest(message)) {
+      server.handle(session, message, session.standalone())
+          .onSuccess(error -> {
+            if (error == null) {
+              response.setStatusCode(202).end();
+            } else {
+              json(response, 400, error);
+            }
+          });
+      return;
+    }
+    boolean initialize = "initialize".equals(message.getValue("method"));
+    PostExchange exchange = new PostExchange(response, session);
+    server.handle(session, message, exchange)
+        .onSuccess(result -> {
+          if (initialize && result != null && result.containsKey("error")) {
+            server.closeSession(session);
+          }
+          exchange.complete(result);
+        });
+  }
+
+  private void get(RoutingContext ctx) {
+    HttpServerRequest request = ctx.request();
+    String accept = request.getHeader("Accept");
+    if (accept == null || !accept.contains("text/event-stream")) {
+      plain(ctx.response(), 405, "GET opens an event stream: send Accept: text/event-stream");
+      return;
+    }
+    Session session = session(request, ctx.response());
+    if (session == null) {
+      return;
+    }
+    HttpSessionStreams state = streams.get(session.id());
+    String lastEventId = request.getHeader("Last-Event-ID");
+    SseStream stream = state.standalone;
+    long after = 0;
+    if (lastEventId != null && lastEventId.lastIndexOf('_') > 0) {
+      int cut = lastEventId.lastIndexOf('_');
+      SseStream resumed = state.find(lastEventId.substring(0, cut));
+      if (resumed != null) {
+        stream = resumed;
+        try {
+          after = Long.parseLong(lastEventId.substring(cut + 1));
+        } catch (NumberFormatException e) {
+          after = 0;
+        }
+      }
+    }
+    ctx.response().setStatusCode(200);
+    stream.attach(ctx.response(), after, session.id(), () -> {});
+  }
+
+  private void delete(RoutingContext ctx) {
+    Session session = session(ctx.request(), ctx.response());
+    if (session != null) {
+      server.closeSession(session);
+      ctx.response().setStatusCode(204).end();
+    }
+  }
+
+  private Session openSession() {
+    Session session = server.openSession("streamable-http");
+    HttpSessionStreams state = new HttpSessionStreams(newStream("s", true));
+    streams.put(session.id(), state);
+    session.standalone(state.standalone::send);
+    session.onClose(() -> {
+      HttpSessionStreams removed = streams.remove(session.id());
+      if (removed != null) {
+        removed.standalone.finish(null);
+      }
+    });
+    return session;
+  }
+
+  private SseStream newStream(String id, boolean priming) {
+    return new SseStream(vertx, id, STREAM_LIMIT, config.server().keepAliveSeconds() * 1000L, priming);
+  }
+
+  /** The request's session, or null after answering 400 (no id) or 404 (unknown id). */
+  private Session session(HttpServerRequest request, HttpServerResponse response) {
+    String id = request.getHeader(SESSION_HEADER);
+    if (id == null) {
+      rpcError(response, 400, JsonRpc.INVALID_REQUEST, "missing Mcp-Session-Id header; send initialize first");
+      return null;
+    }
+    Session session = server.sessions().get(id);
+    if (session == null || !streams.containsKey(id)) {
+      rpcError(response, 404, JsonRpc.INVALID_REQUEST, "unknown or expired session; initialize a new one");
+      return null;
+    }
+    return session;
+  }
+
+  private static void rpcError(HttpServerResponse response, int status, int code, String message) {
+    json(response, status, JsonRpc.error(null, code, message));
+  }
+
+  private static void json(HttpServerResponse response, int status, JsonObject body) {
+    response.setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
+  }
+
+  private static void plain(HttpServerResponse response, int status, String text) {
+    response.setStatusCode(status).putHeader("Content-Type", "text/plain; charset=utf-8").end(text);
+  }
+
+  /** The event streams of one session: its GET stream and its recent POST streams. */
+  private static final class HttpSessionStreams {
+    final SseStream standalone;
+    final AtomicLong counter = new AtomicLong();
+    private final Map<String, SseStream> recent =
+        new LinkedHashMap<>() {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, SseStream> eldest) {
+            return size() > STREAMS_KEPT;
+          }
+        };
+
+    HttpSessionStreams(SseStream standalone) {
+      this.standalone = standalone;
+    }
+
+    synchronized SseStream find(String id) {
+      return standalone.id().equals(id) ? standalone : recent.get(id);
+    }
+
+    synchronized void keep(SseStream stream) {
+      recent.put(stream.id(), stream);
+    }
+  }
+
+  /** The answer to one POST: plain JSON, or an event stream from the first message sent early. */
+  private final class PostExchange implements ClientChannel {
+    private final HttpServerResponse response;
+    private final Session session;
+    private final List<Runnable> closeActions = new ArrayList<>();
+    private SseStream stream;
+    private boolean completed;
+
+    PostExchange(HttpServerResponse response, Session session) {
+      this.response = response;
+      this.session = session;
+      response.closeHandler(v -> connectionClosed());
+    }
+
+    private synchronized void connectionClosed() {
+      if (!completed) {
+        closeActions.forEach(Runnable::run);
+      }
+    }
+
+    @Override
+    public synchronized void send(JsonObject message) {
+      if (completed) {
+        session.standalone().send(message);
+        return;
+      }
+      if (stream == null) {
+        HttpSessionStreams state = streams.get(session.id());
+        if (state == null) {
+          return;
+        }
+        boolean priming = !ProtocolVersions.ASSUMED_WITHOUT_HEADER.equals(session.protocolVersion());
+        stream = newStream("p" + state.counter.incrementAndGet(), priming);
+        state.keep(stream);
+        response.setStatusCode(200);
+        stream.attach(response, 0, session.id(), this::connectionClosed);
+      }
+      stream.send(message);
+    }
+
+    @Override
+    public synchronized void onClose(Runnable action) {
+      closeActions.add(action);
+    }
+
+    synchronized void complete(JsonObject result) {
+      completed = true;
+      if (stream != null) {
+        stream.finish(result);
+      } else if (result == null) {
+        response.setStatusCode(204).end();
+      } else if (!response.closed()) {
+        json(response, 200, result);
+      }
+    }
+  }
+}

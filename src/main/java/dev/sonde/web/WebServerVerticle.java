@@ -1,0 +1,67 @@
+package dev.sonde.web;
+
+import dev.sonde.config.SondeConfig;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.StaticHandler;
+
+/**
+ * The HTTP listener: MCP over Streamable HTTP and WebSocket, the jobs API and the browser UI,
+ * every route behind the origin guard. Several instances may share the port; the transports they
+ * mount are shared objects, so a session can move between event loops.
+ */
+public final class WebServerVerticle extends VerticleBase {
+  private final SondeConfig config;
+  private final OriginGuard guard;
+  private final StreamableHttpTransport http;
+  private final WebSocketTransport webSocket;
+  private final JobsApi jobsApi;
+  private final int port;
+  private HttpServer server;
+
+  public WebServerVerticle(
+      SondeConfig config,
+      int port,
+      OriginGuard guard,
+      StreamableHttpTransport http,
+      WebSocketTransport webSocket,
+      JobsApi jobsApi) {
+    this.config = config;
+    this.port = port;
+    this.guard = guard;
+    this.http = http;
+    this.webSocket = webSocket;
+    this.jobsApi = jobsApi;
+  }
+
+  @Override
+  public Future<?> start() {
+    Router router = Router.router(vertx);
+    router.route().handler(ctx -> {
+      if (guard.allows(ctx.request())) {
+        ctx.next();
+      } else {
+        ctx.response().setStatusCode(403).putHeader("Content-Type", "text/plain").end("forbidden: Host or Origin is not allowed");
+      }
+    });
+    webSocket.mount(router);
+    http.mount(router);
+    jobsApi.mount(router);
+    router.route("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false).setIndexPage("index.html"));
+    HttpServerOptions options =
+        new HttpServerOptions()
+            .setHost(config.server().host())
+            .setMaxWebSocketMessageSize(config.server().maxWebSocketMessageBytes())
+            .setMaxWebSocketFrameSize(Math.min(65536, config.server().maxWebSocketMessageBytes()))
+            .addWebSocketSubProtocol("mcp")
+            .setCompressionSupported(false);
+    return vertx.createHttpServer(options).requestHandler(router).listen(port).onSuccess(s -> server = s);
+  }
+
+  public int actualPort() {
+    return server.actualPort();
+  }
+}
