@@ -5,8 +5,8 @@ import dev.sonde.config.ConfigLoader;
 import dev.sonde.config.SondeConfig;
 import dev.sonde.jobs.JobRegistry;
 import dev.sonde.mcp.McpServer;
-import dev.sonde.mcp.PromptProvider;
-import dev.sonde.mcp.ResourceProvider;
+import dev.sonde.tools.PromptProvider;
+import dev.sonde.tools.ResourceProvider;
 import dev.sonde.mcp.ServerInfo;
 import dev.sonde.mcp.SessionStore;
 import dev.sonde.mcp.ToolRegistry;
@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -101,7 +102,7 @@ public final class Sonde {
           if (stdio) {
             sonde.serveStdio(protocolOut);
           }
-          Runtime.getRuntime().addShutdownHook(new Thread(() -> sonde.close().await()));
+          Runtime.getRuntime().addShutdownHook(new Thread(sonde::closeBeforeExit, "sonde-shutdown"));
         })
         .onFailure(e -> {
           LOG.error("Sonde could not start: {}", e.getMessage());
@@ -233,8 +234,17 @@ public final class Sonde {
 
   /** Serves MCP on stdin/stdout until stdin closes, then stops the process. */
   void serveStdio(PrintStream out) {
+    // exit from a thread of its own: the shutdown hook needs the event loop to close Vert.x
     new StdioTransport(server, vertx.getOrCreateContext(), System.in, out)
-        .start(() -> close().onComplete(v -> System.exit(0)));
+        .start(() -> new Thread(() -> System.exit(0), "sonde-exit").start());
+  }
+
+  private void closeBeforeExit() {
+    try {
+      close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.warn("Sonde did not stop cleanly: {}", e.getMessage());
+    }
   }
 
   public int port() {

@@ -2,6 +2,9 @@ package dev.sonde.mcp;
 
 import dev.sonde.config.LogLevel;
 import dev.sonde.config.SondeConfig;
+import dev.sonde.tools.CallHeaders;
+import dev.sonde.tools.PromptProvider;
+import dev.sonde.tools.ResourceProvider;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -21,8 +24,6 @@ import org.slf4j.LoggerFactory;
 public final class McpServer {
   /** Publish {@code {"uri": ...}} here when a resource changes, to notify its subscribers. */
   public static final String RESOURCE_UPDATED_ADDRESS = "sonde.resources.updated";
-  /** Request here for the engine's status (sessions, tools per family). */
-  public static final String STATUS_ADDRESS = "sonde.mcp.status";
 
   private static final Logger LOG = LoggerFactory.getLogger(McpServer.class);
   private static final JsonObject EMPTY = new JsonObject();
@@ -59,7 +60,7 @@ public final class McpServer {
             config.jobs().cancelOnDisconnect());
     tools.onChange(() -> broadcast(JsonRpc.notification("notifications/tools/list_changed", null)));
     vertx.eventBus().<JsonObject>consumer(RESOURCE_UPDATED_ADDRESS, m -> resourceUpdated(m.body().getString("uri")));
-    vertx.eventBus().<JsonObject>consumer(STATUS_ADDRESS, m -> m.reply(status()));
+    vertx.eventBus().<JsonObject>consumer(CallHeaders.MCP_STATUS_ADDRESS, m -> m.reply(status()));
     long idle = config.mcp().sessionIdleMinutes() * 60_000L;
     vertx.setPeriodic(Math.min(idle, 60_000), id -> sessions.expire(idle));
   }

@@ -19,6 +19,9 @@ public final class CallHeaders {
   /** Where a job-mode call sends log lines and requests for the client: {@code sonde.calls.<id>}. */
   public static final String CALLBACK_PREFIX = "sonde.calls.";
 
+  /** The protocol engine answers here with its status (sessions, transports, tools per family). */
+  public static final String MCP_STATUS_ADDRESS = "sonde.mcp.status";
+
   /** The {@code tool} header value that asks a family whether it is alive. */
   public static final String PING = "__ping";
 

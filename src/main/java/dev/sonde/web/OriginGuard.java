@@ -1,6 +1,7 @@
 package dev.sonde.web;
 
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.HostAndPort;
 import java.net.URI;
 import java.util.List;
 import java.util.Locale;
@@ -38,8 +39,16 @@ public final class OriginGuard {
   }
 
   public boolean allows(HttpServerRequest request) {
-    String host = request.getHeader("Host");
-    if (host == null || !hosts.contains(host.toLowerCase(Locale.ROOT))) {
+    // authority() is the Host header in HTTP/1.1 and :authority in HTTP/2
+    HostAndPort authority = request.authority();
+    if (authority == null) {
+      return false;
+    }
+    String host = authority.host().toLowerCase(Locale.ROOT);
+    if (host.contains(":") && !host.startsWith("[")) {
+      host = "[" + host + "]";
+    }
+    if (!hosts.contains(authority.port() < 0 ? host : host + ":" + authority.port())) {
       return false;
     }
     String origin = request.getHeader("Origin");

@@ -1,6 +1,6 @@
 package dev.sonde.tools.conformance;
 
-import dev.sonde.mcp.PromptProvider;
+import dev.sonde.tools.PromptProvider;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,11 +1,10 @@
 package dev.sonde.tools.conformance;
 
-import dev.sonde.mcp.ResourceProvider;
+import dev.sonde.tools.ResourceProvider;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The fixture resources of the conformance suite. */
@@ -28,22 +27,18 @@ public final class ConformanceResources implements ResourceProvider {
 
   @Override
   public boolean owns(String uri) {
-    return uri.startsWith("test://");
+    return uri.startsWith("test://static-") || uri.equals("test://watched-resource") || TEMPLATE.matcher(uri).matches();
   }
 
   @Override
   public Future<JsonObject> read(String uri) {
     JsonObject content = new JsonObject().put("uri", uri);
-    Matcher template = TEMPLATE.matcher(uri);
     switch (uri) {
       case "test://static-text" -> content.put("mimeType", "text/plain").put("text", "This is the content of the static text resource.");
       case "test://static-binary" -> content.put("mimeType", "image/png").put("blob", Media.RED_PIXEL_PNG);
       case "test://watched-resource" -> content.put("mimeType", "text/plain").put("text", "Watched resource content.");
       default -> {
-        if (!template.matches()) {
-          return Future.failedFuture(new dev.sonde.mcp.McpException(-32002, "resource not found: " + uri));
-        }
-        String id = template.group(1);
+        String id = TEMPLATE.matcher(uri).replaceFirst("$1");
         content.put("mimeType", "application/json").put("text",
             new JsonObject().put("id", id).put("templateTest", true).put("data", "Data for ID: " + id).encode());
       }

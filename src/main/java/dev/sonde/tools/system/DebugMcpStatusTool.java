@@ -1,7 +1,7 @@
 package dev.sonde.tools.system;
 
 import dev.sonde.jobs.JobRegistry;
-import dev.sonde.mcp.McpServer;
+import dev.sonde.tools.CallHeaders;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
@@ -46,7 +46,7 @@ final class DebugMcpStatusTool implements Tool {
   public Future<ToolResult> call(ToolContext ctx) {
     return ctx.vertx()
         .eventBus()
-        .<JsonObject>request(McpServer.STATUS_ADDRESS, new JsonObject())
+        .<JsonObject>request(CallHeaders.MCP_STATUS_ADDRESS, new JsonObject())
         .map(reply -> {
           JsonObject status = reply.body().copy();
           JsonArray running = new JsonArray();

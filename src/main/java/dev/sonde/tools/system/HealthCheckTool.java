@@ -1,6 +1,5 @@
 package dev.sonde.tools.system;
 
-import dev.sonde.mcp.McpServer;
 import dev.sonde.tools.CallHeaders;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -48,7 +47,7 @@ final class HealthCheckTool implements Tool {
     long t0 = System.nanoTime();
     return ctx.vertx()
         .eventBus()
-        .<JsonObject>request(McpServer.STATUS_ADDRESS, new JsonObject(), new DeliveryOptions().setSendTimeout(FAMILY_BUDGET_MILLIS))
+        .<JsonObject>request(CallHeaders.MCP_STATUS_ADDRESS, new JsonObject(), new DeliveryOptions().setSendTimeout(FAMILY_BUDGET_MILLIS))
         .compose(status -> {
           long busMicros = (System.nanoTime() - t0) / 1000;
           List<String> families = new ArrayList<>(status.body().getJsonObject("families").fieldNames());

@@ -1,4 +1,4 @@
-package dev.sonde.mcp;
+package dev.sonde.tools;
 
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;

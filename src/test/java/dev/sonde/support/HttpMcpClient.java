@@ -1,0 +1,145 @@
+package dev.sonde.support;
+
+import io.vertx.core.json.JsonObject;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/** MCP over Streamable HTTP with the JDK client: JSON or event-stream answers to each POST. */
+public final class HttpMcpClient implements McpClient {
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final URI uri;
+  private final List<JsonObject> received = Collections.synchronizedList(new ArrayList<>());
+  private volatile String sessionId;
+  private volatile String protocolVersion;
+  /** The SSE event ids seen on POST streams, for resumption tests. */
+  public final List<String> eventIds = Collections.synchronizedList(new ArrayList<>());
+
+  public HttpMcpClient(int port) {
+    this.uri = URI.create("http://127.0.0.1:" + port + "/mcp");
+  }
+
+  public String sessionId() {
+    return sessionId;
+  }
+
+  public HttpRequest.Builder post(JsonObject message) {
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(uri)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .POST(HttpRequest.BodyPublishers.ofString(message.encode()));
+    if (sessionId != null) {
+      builder.header("Mcp-Session-Id", sessionId);
+    }
+    if (protocolVersion != null) {
+      builder.header("MCP-Protocol-Version", protocolVersion);
+    }
+    return builder;
+  }
+
+  public HttpResponse<String> raw(HttpRequest request) {
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException | InterruptedException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Override
+  public CompletableFuture<JsonObject> send(long id, String method, JsonObject params) {
+    JsonObject message = new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", method);
+    if (params != null) {
+      message.put("params", params);
+    }
+    return http.sendAsync(post(message).build(), HttpResponse.BodyHandlers.ofInputStream())
+        .thenApplyAsync(response -> {
+          response.headers().firstValue("Mcp-Session-Id").ifPresent(s -> sessionId = s);
+          JsonObject answer = read(response, id, m -> {});
+          if ("initialize".equals(method) && answer.containsKey("result")) {
+            protocolVersion = answer.getJsonObject("result").getString("protocolVersion");
+          }
+          return answer;
+        });
+  }
+
+  /** Reads a POST answer; {@code onEvent} sees each SSE message as it arrives. */
+  public JsonObject read(HttpResponse<InputStream> response, Object id, Consumer<JsonObject> onEvent) {
+    String type = response.headers().firstValue("Content-Type").orElse("");
+    try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+      if (!type.startsWith("text/event-stream")) {
+        String body = lines.lines().reduce("", String::concat);
+        return body.isEmpty() ? new JsonObject().put("httpStatus", response.statusCode()) : new JsonObject(body).put("httpStatus", response.statusCode());
+      }
+      return readEvents(lines, id, onEvent);
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Reads SSE events until the response to {@code id}; null when the stream ends first. */
+  public JsonObject readEvents(BufferedReader lines, Object id, Consumer<JsonObject> onEvent) throws IOException {
+    StringBuilder data = new StringBuilder();
+    String line;
+    while ((line = lines.readLine()) != null) {
+      if (line.startsWith("id: ")) {
+        eventIds.add(line.substring(4));
+      } else if (line.startsWith("data: ")) {
+        data.append(line.substring(6));
+      } else if (line.isEmpty() && data.length() > 0) {
+        JsonObject message = new JsonObject(data.toString());
+        data.setLength(0);
+        if (message.getValue("method") == null && String.valueOf(id).equals(String.valueOf(message.getValue("id")))) {
+          return message;
+        }
+        received.add(message);
+        onEvent.accept(message);
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public void notify(String method, JsonObject params) {
+    JsonObject message = new JsonObject().put("jsonrpc", "2.0").put("method", method);
+    if (params != null) {
+      message.put("params", params);
+    }
+    HttpResponse<String> response = raw(post(message).build());
+    if (response.statusCode() != 202) {
+      throw new AssertionError("notification answered " + response.statusCode() + ": " + response.body());
+    }
+  }
+
+  @Override
+  public List<JsonObject> received() {
+    return received;
+  }
+
+  @Override
+  public void close() {
+    if (sessionId != null) {
+      raw(HttpRequest.newBuilder(uri).header("Mcp-Session-Id", sessionId).DELETE().build());
+    }
+  }
+
+  public HttpClient http() {
+    return http;
+  }
+
+  public URI uri() {
+    return uri;
+  }
+}

@@ -1,0 +1,54 @@
+package dev.sonde.support;
+
+import dev.sonde.Sonde;
+import dev.sonde.config.ConfigLoader;
+import dev.sonde.config.SondeConfig;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Sonde started inside the test JVM on a free port. */
+public final class InProcessSonde implements SondeUnderTest {
+  private final Sonde sonde;
+
+  public InProcessSonde(Map<String, String> overrides) {
+    Map<String, String> flags = new HashMap<>();
+    flags.put("server.port", "0");
+    flags.put("mcp.conformance", "true");
+    flags.put("families.extra", EXTRA_FAMILY);
+    flags.putAll(overrides);
+    SondeConfig config = ConfigLoader.load(null, Map.of(), flags);
+    try {
+      sonde = Sonde.start(config).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("Sonde did not start", e);
+    }
+  }
+
+  public InProcessSonde() {
+    this(Map.of());
+  }
+
+  public Sonde sonde() {
+    return sonde;
+  }
+
+  @Override
+  public int port() {
+    return sonde.port();
+  }
+
+  @Override
+  public McpClient connect(String transport) {
+    return switch (transport) {
+      case "http" -> new HttpMcpClient(port());
+      case "websocket" -> new WebSocketMcpClient(port());
+      default -> throw new IllegalArgumentException(transport);
+    };
+  }
+
+  @Override
+  public void close() {
+    sonde.close().toCompletionStage().toCompletableFuture().join();
+  }
+}

@@ -1,0 +1,47 @@
+package dev.sonde.support;
+
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/** A minimal MCP client for tests; one implementation per transport. */
+public interface McpClient extends AutoCloseable {
+  /** Sends a request; the future completes with the whole response message. */
+  CompletableFuture<JsonObject> send(long id, String method, JsonObject params);
+
+  void notify(String method, JsonObject params);
+
+  /** Every notification and server request received so far, in arrival order. */
+  List<JsonObject> received();
+
+  @Override
+  void close();
+
+  default JsonObject request(long id, String method, JsonObject params) {
+    try {
+      return send(id, method, params).get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new AssertionError(method + " failed: " + e, e);
+    }
+  }
+
+  default JsonObject initialize(String version) {
+    JsonObject response =
+        request(
+            0,
+            "initialize",
+            new JsonObject()
+                .put("protocolVersion", version)
+                .put("capabilities", new JsonObject())
+                .put("clientInfo", new JsonObject().put("name", "sonde-tests").put("version", "1")));
+    notify("notifications/initialized", null);
+    return response;
+  }
+
+  default List<JsonObject> received(String method) {
+    synchronized (received()) {
+      return received().stream().filter(m -> method.equals(m.getString("method"))).toList();
+    }
+  }
+}

@@ -1,0 +1,100 @@
+package dev.sonde.support;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The packaged {@code target/sonde.jar} in its own process, with the test family on the class path
+ * (the jar supplies every Sonde class; test-classes adds only the stand-in family).
+ */
+public final class PackagedSonde implements SondeUnderTest {
+  private static final Pattern LISTENING = Pattern.compile("listening on http://[^:]+:(\\d+)/");
+  private final Process process;
+  private final int port;
+  public final List<String> stderr = Collections.synchronizedList(new ArrayList<>());
+
+  public PackagedSonde(String... extraArgs) {
+    Path jar = Path.of(System.getProperty("sonde.jar", "target/sonde.jar"));
+    if (!Files.exists(jar)) {
+      throw new IllegalStateException(jar + " is missing: run mvn package first");
+    }
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", jar + File.pathSeparator + "target/test-classes",
+        "dev.sonde.Sonde", "--port", "0", "--conformance"));
+    command.addAll(List.of(extraArgs));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put("SONDE_FAMILIES_EXTRA", EXTRA_FAMILY);
+    try {
+      process = builder.start();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    CompletableFuture<Integer> listening = new CompletableFuture<>();
+    Thread reader = new Thread(() -> {
+      try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = lines.readLine()) != null) {
+          stderr.add(line);
+          Matcher m = LISTENING.matcher(line);
+          if (m.find()) {
+            listening.complete(Integer.parseInt(m.group(1)));
+          }
+        }
+      } catch (IOException e) {
+        // process ended
+      }
+      listening.completeExceptionally(new IllegalStateException("Sonde exited: " + stderr));
+    }, "sonde-stderr");
+    reader.setDaemon(true);
+    reader.start();
+    try {
+      port = listening.get(60, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      process.destroyForcibly();
+      throw new IllegalStateException("the packaged Sonde did not start: " + stderr, e);
+    }
+  }
+
+  public Process process() {
+    return process;
+  }
+
+  @Override
+  public int port() {
+    return port;
+  }
+
+  @Override
+  public McpClient connect(String transport) {
+    return switch (transport) {
+      case "http" -> new HttpMcpClient(port);
+      case "websocket" -> new WebSocketMcpClient(port);
+      default -> throw new IllegalArgumentException(transport);
+    };
+  }
+
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(20, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
