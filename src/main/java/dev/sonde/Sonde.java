@@ -195,7 +195,7 @@ public final class Sonde {
   private static Future<Integer> startWeb(Vertx vertx, SondeConfig config, McpServer server, JobRegistry jobs) {
     OriginGuard guard = new OriginGuard(config.server().allowedOrigins());
     StreamableHttpTransport http = new StreamableHttpTransport(vertx, server, config);
-    WebSocketTransport webSocket = new WebSocketTransport(server, guard);
+    WebSocketTransport webSocket = new WebSocketTransport(server, guard, config.server().maxWebSocketMessageBytes());
     JobsApi jobsApi = new JobsApi(vertx, jobs, config.server().keepAliveSeconds() * 1000L);
     int requested = config.server().port();
     if (requested != 0) {

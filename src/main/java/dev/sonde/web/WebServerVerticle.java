@@ -54,8 +54,8 @@ public final class WebServerVerticle extends VerticleBase {
     HttpServerOptions options =
         new HttpServerOptions()
             .setHost(config.server().host())
-            .setMaxWebSocketMessageSize(config.server().maxWebSocketMessageBytes())
-            .setMaxWebSocketFrameSize(Math.min(65536, config.server().maxWebSocketMessageBytes()))
+            .setMaxWebSocketMessageSize(config.server().maxWebSocketMessageBytes() + WebSocketTransport.FRAME_SLACK)
+            .setMaxWebSocketFrameSize(config.server().maxWebSocketMessageBytes() + WebSocketTransport.FRAME_SLACK)
             .addWebSocketSubProtocol("mcp")
             .setCompressionSupported(false);
     return vertx.createHttpServer(options).requestHandler(router).listen(port).onSuccess(s -> server = s);

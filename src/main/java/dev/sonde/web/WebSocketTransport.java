@@ -4,7 +4,11 @@ import dev.sonde.mcp.ClientChannel;
 import dev.sonde.mcp.JsonRpc;
 import dev.sonde.mcp.McpServer;
 import dev.sonde.mcp.Session;
+import io.vertx.core.Handler;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.http.WebSocketFrame;
+import java.nio.charset.StandardCharsets;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -19,12 +23,16 @@ import org.slf4j.LoggerFactory;
 public final class WebSocketTransport {
   public static final String PATH = "/mcp/ws";
   private static final Logger LOG = LoggerFactory.getLogger(WebSocketTransport.class);
+  /** Frames beyond the message limit by this much are refused by the codec before Sonde sees them. */
+  public static final int FRAME_SLACK = 64 * 1024;
   private final McpServer server;
   private final OriginGuard guard;
+  private final int maxMessageBytes;
 
-  public WebSocketTransport(McpServer server, OriginGuard guard) {
+  public WebSocketTransport(McpServer server, OriginGuard guard, int maxMessageBytes) {
     this.server = server;
     this.guard = guard;
+    this.maxMessageBytes = maxMessageBytes;
     server.transportStarted("websocket");
   }
 
@@ -62,10 +70,46 @@ public final class WebSocketTransport {
           }
         };
     session.standalone(channel);
-    ws.textMessageHandler(text -> receive(session, channel, text));
-    ws.binaryMessageHandler(b -> ws.close((short) 1003, "binary frames are not supported; send JSON-RPC as text"));
+    ws.frameHandler(new MessageAssembler(ws, text -> receive(session, channel, text)));
     ws.exceptionHandler(e -> LOG.debug("websocket error: {}", e.getMessage()));
     ws.closeHandler(v -> server.closeSession(session));
+  }
+
+  /** Joins text frames into messages, enforcing the size limit with a clean 1009 close. */
+  private final class MessageAssembler implements Handler<WebSocketFrame> {
+    private final ServerWebSocket ws;
+    private final Handler<String> onMessage;
+    private Buffer pending = Buffer.buffer();
+    private boolean inText;
+
+    MessageAssembler(ServerWebSocket ws, Handler<String> onMessage) {
+      this.ws = ws;
+      this.onMessage = onMessage;
+    }
+
+    @Override
+    public void handle(WebSocketFrame frame) {
+      if (frame.isBinary() || (frame.isContinuation() && !inText)) {
+        ws.close((short) 1003, "binary frames are not supported; send JSON-RPC as text");
+        return;
+      }
+      if (!frame.isText() && !frame.isContinuation()) {
+        return;
+      }
+      inText = true;
+      if (pending.length() + frame.binaryData().length() > maxMessageBytes) {
+        pending = Buffer.buffer();
+        ws.close((short) 1009, "message larger than " + maxMessageBytes + " bytes");
+        return;
+      }
+      pending.appendBuffer(frame.binaryData());
+      if (frame.isFinal()) {
+        String text = pending.toString(StandardCharsets.UTF_8);
+        pending = Buffer.buffer();
+        inText = false;
+        onMessage.handle(text);
+      }
+    }
   }
 
   private void receive(Session session, ClientChannel channel, String text) {
