@@ -15,6 +15,14 @@ public final class Schemas {
         .put("additionalProperties", false);
   }
 
+  /**
+   * An object schema for structured results: it lists what is always there without forbidding
+   * more, so adding a field never breaks a client that validates results.
+   */
+  public static JsonObject result() {
+    return new JsonObject().put("type", "object").put("properties", new JsonObject());
+  }
+
   public static JsonObject prop(JsonObject schema, String name, JsonObject property, boolean required) {
     schema.getJsonObject("properties").put(name, property);
     if (required) {

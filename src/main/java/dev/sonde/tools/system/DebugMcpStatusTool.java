@@ -24,7 +24,7 @@ final class DebugMcpStatusTool implements Tool {
                   + " jobs, uptime and heap. For troubleshooting, not for data questions.")
           .output(
               Schemas.prop(
-                  Schemas.prop(Schemas.object(), "toolCount", new JsonObject().put("type", "integer"), true),
+                  Schemas.prop(Schemas.result(), "toolCount", new JsonObject().put("type", "integer"), true),
                   "families", new JsonObject().put("type", "object"), true))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();

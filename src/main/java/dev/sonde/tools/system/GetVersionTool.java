@@ -29,7 +29,7 @@ final class GetVersionTool implements Tool {
               Schemas.prop(
                   Schemas.prop(
                       Schemas.prop(
-                          Schemas.prop(Schemas.object(), "sonde", Schemas.string("Sonde version"), true),
+                          Schemas.prop(Schemas.result(), "sonde", Schemas.string("Sonde version"), true),
                           "java", Schemas.string("Java runtime version"), true),
                       "vertx", Schemas.string("Vert.x version"), true),
                   "engines",

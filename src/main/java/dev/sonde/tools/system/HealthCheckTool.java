@@ -26,7 +26,7 @@ final class HealthCheckTool implements Tool {
                   + FAMILY_BUDGET_MILLIS + " ms. status is ok or degraded; degraded lists what failed.")
           .output(
               Schemas.prop(
-                  Schemas.prop(Schemas.object(), "status", new JsonObject().put("type", "string").put("enum", new io.vertx.core.json.JsonArray().add("ok").add("degraded")), true),
+                  Schemas.prop(Schemas.result(), "status", new JsonObject().put("type", "string").put("enum", new io.vertx.core.json.JsonArray().add("ok").add("degraded")), true),
                   "families", new JsonObject().put("type", "object"), true))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
