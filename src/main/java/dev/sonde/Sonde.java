@@ -5,13 +5,13 @@ import dev.sonde.config.ConfigLoader;
 import dev.sonde.config.SondeConfig;
 import dev.sonde.jobs.JobRegistry;
 import dev.sonde.mcp.McpServer;
-import dev.sonde.tools.PromptProvider;
-import dev.sonde.tools.ResourceProvider;
 import dev.sonde.mcp.ServerInfo;
 import dev.sonde.mcp.SessionStore;
 import dev.sonde.mcp.ToolRegistry;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.FamilyVerticle;
+import dev.sonde.tools.PromptProvider;
+import dev.sonde.tools.ResourceProvider;
 import dev.sonde.tools.conformance.ConformanceFamilyVerticle;
 import dev.sonde.tools.conformance.ConformancePrompts;
 import dev.sonde.tools.conformance.ConformanceResources;
@@ -98,16 +98,19 @@ public final class Sonde {
       System.setOut(System.err);
     }
     start(config)
-        .onSuccess(sonde -> {
-          if (stdio) {
-            sonde.serveStdio(protocolOut);
-          }
-          Runtime.getRuntime().addShutdownHook(new Thread(sonde::closeBeforeExit, "sonde-shutdown"));
-        })
-        .onFailure(e -> {
-          LOG.error("Sonde could not start: {}", e.getMessage());
-          System.exit(1);
-        });
+        .onSuccess(
+            sonde -> {
+              if (stdio) {
+                sonde.serveStdio(protocolOut);
+              }
+              Runtime.getRuntime()
+                  .addShutdownHook(new Thread(sonde::closeBeforeExit, "sonde-shutdown"));
+            })
+        .onFailure(
+            e -> {
+              LOG.error("Sonde could not start: {}", e.getMessage());
+              System.exit(1);
+            });
   }
 
   /** Parses flags into configuration overrides; returns the configuration file to read. */
@@ -148,7 +151,8 @@ public final class Sonde {
   public static Future<Sonde> start(SondeConfig config) {
     Vertx vertx = Vertx.vertx();
     Instant startedAt = Instant.now();
-    JobRegistry jobs = new JobRegistry(vertx, config.jobs().historyPerJob(), config.jobs().retainFinished());
+    JobRegistry jobs =
+        new JobRegistry(vertx, config.jobs().historyPerJob(), config.jobs().retainFinished());
     FamilyServices services = new FamilyServices(config, jobs);
     List<FamilyVerticle> families = new ArrayList<>();
     List<ResourceProvider> resources = new ArrayList<>();
@@ -170,32 +174,51 @@ public final class Sonde {
     families.forEach(f -> tools.register(f.family(), f.specs()));
     ServerInfo info = new ServerInfo("sonde", "Sonde", versionOf(), INSTRUCTIONS);
     McpServer server =
-        new McpServer(vertx, config, new SessionStore(config.mcp().defaultAccount(), config.mcp().defaultLogLevel()), tools, resources, prompts, info);
+        new McpServer(
+            vertx,
+            config,
+            new SessionStore(config.mcp().defaultAccount(), config.mcp().defaultLogLevel()),
+            tools,
+            resources,
+            prompts,
+            info);
     Future<Void> deployed = Future.succeededFuture();
     for (FamilyVerticle family : families) {
       deployed = deployed.compose(v -> vertx.deployVerticle(family).mapEmpty());
     }
     AtomicReference<Integer> port = new AtomicReference<>(-1);
     if (config.server().enabled()) {
-      deployed = deployed.compose(v -> startWeb(vertx, config, server, jobs).map(p -> {
-        port.set(p);
-        return null;
-      }));
+      deployed =
+          deployed.compose(
+              v ->
+                  startWeb(vertx, config, server, jobs)
+                      .map(
+                          p -> {
+                            port.set(p);
+                            return null;
+                          }));
     }
     return deployed
-        .map(v -> {
-          if (port.get() >= 0) {
-            LOG.info("Sonde {} listening on http://{}:{}/ (MCP at /mcp and /mcp/ws)", info.version(), config.server().host(), port.get());
-          }
-          return new Sonde(vertx, server, jobs, port.get());
-        })
+        .map(
+            v -> {
+              if (port.get() >= 0) {
+                LOG.info(
+                    "Sonde {} listening on http://{}:{}/ (MCP at /mcp and /mcp/ws)",
+                    info.version(),
+                    config.server().host(),
+                    port.get());
+              }
+              return new Sonde(vertx, server, jobs, port.get());
+            })
         .recover(e -> vertx.close().compose(v -> Future.failedFuture(e)));
   }
 
-  private static Future<Integer> startWeb(Vertx vertx, SondeConfig config, McpServer server, JobRegistry jobs) {
+  private static Future<Integer> startWeb(
+      Vertx vertx, SondeConfig config, McpServer server, JobRegistry jobs) {
     OriginGuard guard = new OriginGuard(config.server().allowedOrigins());
     StreamableHttpTransport http = new StreamableHttpTransport(vertx, server, config);
-    WebSocketTransport webSocket = new WebSocketTransport(server, guard, config.server().maxWebSocketMessageBytes());
+    WebSocketTransport webSocket =
+        new WebSocketTransport(server, guard, config.server().maxWebSocketMessageBytes());
     JobsApi jobsApi = new JobsApi(vertx, jobs, config.server().keepAliveSeconds() * 1000L);
     int requested = config.server().port();
     if (requested != 0) {
@@ -205,16 +228,18 @@ public final class Sonde {
     return vertx
         .deployVerticle(
             () -> {
-              WebServerVerticle verticle = new WebServerVerticle(config, requested, guard, http, webSocket, jobsApi);
+              WebServerVerticle verticle =
+                  new WebServerVerticle(config, requested, guard, http, webSocket, jobsApi);
               first.compareAndSet(null, verticle);
               return verticle;
             },
             new DeploymentOptions().setInstances(config.server().instances()))
-        .map(id -> {
-          int actual = first.get().actualPort();
-          guard.bind(actual);
-          return actual;
-        });
+        .map(
+            id -> {
+              int actual = first.get().actualPort();
+              guard.bind(actual);
+              return actual;
+            });
   }
 
   private static FamilyVerticle extraFamily(String className, FamilyServices services) {
@@ -223,7 +248,9 @@ public final class Sonde {
       return (FamilyVerticle) type.getConstructor(FamilyServices.class).newInstance(services);
     } catch (ReflectiveOperationException | ClassCastException e) {
       throw new ConfigException(
-          "configuration key 'families.extra': " + className + " is not a tool family with a (FamilyServices) constructor");
+          "configuration key 'families.extra': "
+              + className
+              + " is not a tool family with a (FamilyServices) constructor");
     }
   }
 

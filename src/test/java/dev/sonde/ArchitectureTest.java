@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Test;
 /** The rules of the architecture page, checked on the compiled main classes. */
 class ArchitectureTest {
   private static final JavaClasses MAIN =
-      new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.sonde");
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("dev.sonde");
 
   @Test
   void familiesDoNotDependOnEachOther() {
@@ -20,21 +22,35 @@ class ArchitectureTest {
 
   @Test
   void protocolAndTransportsKnowNoJdbc() {
-    noClasses().that().resideInAnyPackage("dev.sonde.mcp..", "dev.sonde.web..")
-        .should().dependOnClassesThat().resideInAPackage("java.sql..").check(MAIN);
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.sonde.mcp..", "dev.sonde.web..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("java.sql..")
+        .check(MAIN);
   }
 
   @Test
   void theProtocolEngineKnowsNoFamilyAndNoTransport() {
-    noClasses().that().resideInAPackage("dev.sonde.mcp..")
-        .should().dependOnClassesThat().resideInAnyPackage("dev.sonde.tools.*..", "dev.sonde.web..").check(MAIN);
+    noClasses()
+        .that()
+        .resideInAPackage("dev.sonde.mcp..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.sonde.tools.*..", "dev.sonde.web..")
+        .check(MAIN);
   }
 
   @Test
   void onlyTheDatabaseLayerOpensConnections() {
-    noClasses().that().resideOutsideOfPackage("dev.sonde.db..")
-        .should().callMethod(java.sql.DriverManager.class, "getConnection", String.class)
-        .orShould().callMethod(javax.sql.DataSource.class, "getConnection")
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.sonde.db..")
+        .should()
+        .callMethod(java.sql.DriverManager.class, "getConnection", String.class)
+        .orShould()
+        .callMethod(javax.sql.DataSource.class, "getConnection")
         .check(MAIN);
   }
 

@@ -66,8 +66,7 @@ public final class ConfigLoader {
 
   /** The environment variable that overrides a dotted key. */
   public static String envName(String key) {
-    return "SONDE_"
-        + key.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replace('.', '_').toUpperCase();
+    return "SONDE_" + key.replaceAll("([a-z0-9])([A-Z])", "$1_$2").replace('.', '_').toUpperCase();
   }
 
   private static ObjectMapper binder() {
@@ -75,9 +74,11 @@ public final class ConfigLoader {
     mapper.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     mapper.enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
     // "8080" from the environment is a number; 8080.5 or "yes" for a number is not
-    mapper.coercionConfigFor(LogicalType.Integer)
+    mapper
+        .coercionConfigFor(LogicalType.Integer)
         .setCoercion(CoercionInputShape.Float, CoercionAction.Fail);
-    mapper.coercionConfigFor(LogicalType.Boolean)
+    mapper
+        .coercionConfigFor(LogicalType.Boolean)
         .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
     return mapper;
   }
@@ -94,7 +95,10 @@ public final class ConfigLoader {
       return node;
     } catch (JsonProcessingException e) {
       throw new ConfigException(
-          file + ": not valid YAML at line " + e.getLocation().getLineNr() + ": "
+          file
+              + ": not valid YAML at line "
+              + e.getLocation().getLineNr()
+              + ": "
               + e.getOriginalMessage());
     } catch (IOException e) {
       throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage());
@@ -111,7 +115,11 @@ public final class ConfigLoader {
         List<String> known = new ArrayList<>();
         target.fieldNames().forEachRemaining(known::add);
         throw new ConfigException(
-            origin + ": unknown key '" + key + "' (known keys here: " + String.join(", ", known)
+            origin
+                + ": unknown key '"
+                + key
+                + "' (known keys here: "
+                + String.join(", ", known)
                 + ")");
       }
       if (existing.isObject()) {
@@ -235,7 +243,13 @@ public final class ConfigLoader {
   private static void range(String key, int value, int min, int max) {
     if (value < min || value > max) {
       throw new ConfigException(
-          "configuration key '" + key + "' is " + value + "; use a value from " + min + " to "
+          "configuration key '"
+              + key
+              + "' is "
+              + value
+              + "; use a value from "
+              + min
+              + " to "
               + max);
     }
   }

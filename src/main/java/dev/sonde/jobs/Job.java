@@ -34,7 +34,13 @@ public final class Job {
   private volatile String lastMessage = "";
   private volatile Instant endedAt;
 
-  Job(String id, String tool, String session, String account, int historyLimit, JobRegistry registry) {
+  Job(
+      String id,
+      String tool,
+      String session,
+      String account,
+      int historyLimit,
+      JobRegistry registry) {
     this.id = id;
     this.tool = tool;
     this.session = session;
@@ -153,8 +159,19 @@ public final class Job {
     }
     JobEvent event =
         new JobEvent(
-            id, ++seq, 0, tool, step, ok, lastMessage, millis, progress,
-            total, newStatus, data);
+            id,
+            ++seq,
+            0,
+            tool,
+            step,
+            ok,
+            lastMessage,
+            millis,
+            progress,
+            total,
+            newStatus,
+            System.currentTimeMillis(),
+            data);
     history.addLast(event);
     if (history.size() > historyLimit) {
       history.removeFirst();

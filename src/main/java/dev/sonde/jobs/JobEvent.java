@@ -4,7 +4,8 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * One step of a job, as published on {@code sonde.jobs.<jobId>}. {@code seq} rises by one per job;
- * {@code globalSeq} orders events across all jobs for the browser's all-jobs stream.
+ * {@code globalSeq} orders events across all jobs for the browser's all-jobs stream; {@code at} is
+ * the epoch millisecond of the step.
  */
 public record JobEvent(
     String jobId,
@@ -18,11 +19,12 @@ public record JobEvent(
     double progress,
     Double total,
     JobStatus status,
+    long at,
     JsonObject data) {
 
   public JobEvent withGlobalSeq(long value) {
     return new JobEvent(
-        jobId, seq, value, tool, step, ok, message, millis, progress, total, status, data);
+        jobId, seq, value, tool, step, ok, message, millis, progress, total, status, at, data);
   }
 
   public JsonObject toJson() {
@@ -38,26 +40,11 @@ public record JobEvent(
             .put("millis", millis)
             .put("progress", progress)
             .put("status", status.wireName())
+            .put("at", at)
             .put("data", data == null ? new JsonObject() : data);
     if (total != null) {
       json.put("total", total);
     }
     return json;
-  }
-
-  public static JobEvent fromJson(JsonObject json) {
-    return new JobEvent(
-        json.getString("jobId"),
-        json.getLong("seq"),
-        json.getLong("globalSeq", 0L),
-        json.getString("tool"),
-        json.getString("step"),
-        json.getBoolean("ok", true),
-        json.getString("message"),
-        json.getLong("millis", 0L),
-        json.getDouble("progress", 0d),
-        json.getDouble("total"),
-        JobStatus.fromWire(json.getString("status")),
-        json.getJsonObject("data"));
   }
 }

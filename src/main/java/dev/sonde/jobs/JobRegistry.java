@@ -39,7 +39,8 @@ public final class JobRegistry {
             CANCEL_ADDRESS,
             msg -> {
               boolean cancelled =
-                  cancel(msg.body().getString("jobId"), msg.body().getString("reason", "cancelled"));
+                  cancel(
+                      msg.body().getString("jobId"), msg.body().getString("reason", "cancelled"));
               msg.reply(new JsonObject().put("cancelled", cancelled));
             });
   }
@@ -67,7 +68,8 @@ public final class JobRegistry {
 
   public List<Job> list() {
     List<Job> all = new ArrayList<>(jobs.values());
-    all.sort((a, b) -> b.summary().getString("startedAt").compareTo(a.summary().getString("startedAt")));
+    all.sort(
+        (a, b) -> b.summary().getString("startedAt").compareTo(a.summary().getString("startedAt")));
     return all;
   }
 

@@ -1,8 +1,8 @@
 package dev.sonde.mcp;
 
-import java.nio.charset.StandardCharsets;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -32,7 +32,8 @@ final class Cursors {
     } catch (IllegalArgumentException e) {
       // falls through to the error below
     }
-    throw new McpException(JsonRpc.INVALID_PARAMS, "invalid cursor; use the nextCursor of the last page");
+    throw new McpException(
+        JsonRpc.INVALID_PARAMS, "invalid cursor; use the nextCursor of the last page");
   }
 
   /** A page of a listing under {@code key}, with {@code nextCursor} when more follow. */

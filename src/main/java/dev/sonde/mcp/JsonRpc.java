@@ -9,6 +9,7 @@ public final class JsonRpc {
   public static final int METHOD_NOT_FOUND = -32601;
   public static final int INVALID_PARAMS = -32602;
   public static final int INTERNAL_ERROR = -32603;
+
   /** MCP: the resource does not exist. */
   public static final int RESOURCE_NOT_FOUND = -32002;
 
@@ -57,7 +58,8 @@ public final class JsonRpc {
       return "\"jsonrpc\" must be \"2.0\"";
     }
     Object id = message.getValue("id");
-    if (message.containsKey("id") && !(id instanceof String || id instanceof Integer || id instanceof Long)) {
+    if (message.containsKey("id")
+        && !(id instanceof String || id instanceof Integer || id instanceof Long)) {
       return "\"id\" must be a string or an integer";
     }
     Object method = message.getValue("method");

@@ -17,9 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The protocol engine behind every transport: JSON-RPC dispatch, the MCP lifecycle, and the
- * tools, resources, prompts, completion, logging and tasks methods. Transports hand it one parsed
- * message with the session and the channel to answer on; it knows no transport and no database.
+ * The protocol engine behind every transport: JSON-RPC dispatch, the MCP lifecycle, and the tools,
+ * resources, prompts, completion, logging and tasks methods. Transports hand it one parsed message
+ * with the session and the channel to answer on; it knows no transport and no database.
  */
 public final class McpServer {
   /** Publish {@code {"uri": ...}} here when a resource changes, to notify its subscribers. */
@@ -59,7 +59,10 @@ public final class McpServer {
             config.jobs().taskTtlSeconds() * 1000L,
             config.jobs().cancelOnDisconnect());
     tools.onChange(() -> broadcast(JsonRpc.notification("notifications/tools/list_changed", null)));
-    vertx.eventBus().<JsonObject>consumer(RESOURCE_UPDATED_ADDRESS, m -> resourceUpdated(m.body().getString("uri")));
+    vertx
+        .eventBus()
+        .<JsonObject>consumer(
+            RESOURCE_UPDATED_ADDRESS, m -> resourceUpdated(m.body().getString("uri")));
     vertx.eventBus().<JsonObject>consumer(CallHeaders.MCP_STATUS_ADDRESS, m -> m.reply(status()));
     long idle = config.mcp().sessionIdleMinutes() * 60_000L;
     vertx.setPeriodic(Math.min(idle, 60_000), id -> sessions.expire(idle));
@@ -93,7 +96,8 @@ public final class McpServer {
     String problem = JsonRpc.envelopeProblem(message);
     Object id = message.getValue("id");
     if (problem != null) {
-      return Future.succeededFuture(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "invalid request: " + problem));
+      return Future.succeededFuture(
+          JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "invalid request: " + problem));
     }
     if (JsonRpc.isResponse(message)) {
       clientResponse(session, message);
@@ -117,17 +121,20 @@ public final class McpServer {
     return result.transform(
         ar -> {
           if (ar.succeeded()) {
-            return Future.succeededFuture(ar.result() == null ? null : JsonRpc.result(id, ar.result()));
+            return Future.succeededFuture(
+                ar.result() == null ? null : JsonRpc.result(id, ar.result()));
           }
           if (ar.cause() instanceof McpException e) {
             return Future.succeededFuture(JsonRpc.error(id, e.code(), e.getMessage()));
           }
           LOG.error("{} failed", method, ar.cause());
-          return Future.succeededFuture(JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "internal error"));
+          return Future.succeededFuture(
+              JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "internal error"));
         });
   }
 
-  private Future<JsonObject> request(Session session, Object id, String method, JsonObject params, ClientChannel channel) {
+  private Future<JsonObject> request(
+      Session session, Object id, String method, JsonObject params, ClientChannel channel) {
     if ("initialize".equals(method)) {
       return Future.succeededFuture(initialize(session, params));
     }
@@ -135,19 +142,35 @@ public final class McpServer {
       return Future.succeededFuture(new JsonObject());
     }
     if (session.protocolVersion() == null) {
-      throw new McpException(JsonRpc.INVALID_REQUEST, "the session is not initialized; send initialize first");
+      throw new McpException(
+          JsonRpc.INVALID_REQUEST, "the session is not initialized; send initialize first");
     }
     int pageSize = config.mcp().pageSize();
     return switch (method) {
-      case "tools/list" -> done(Cursors.page(tools.listing(), params.getString("cursor"), pageSize, "tools"));
+      case "tools/list" ->
+          done(Cursors.page(tools.listing(), params.getString("cursor"), pageSize, "tools"));
       case "tools/call" -> caller.call(session, id, params, channel);
-      case "resources/list" -> done(Cursors.page(collect(ResourceProvider::resources), params.getString("cursor"), pageSize, "resources"));
-      case "resources/templates/list" -> done(Cursors.page(collect(ResourceProvider::templates), params.getString("cursor"), pageSize, "resourceTemplates"));
+      case "resources/list" ->
+          done(
+              Cursors.page(
+                  collect(ResourceProvider::resources),
+                  params.getString("cursor"),
+                  pageSize,
+                  "resources"));
+      case "resources/templates/list" ->
+          done(
+              Cursors.page(
+                  collect(ResourceProvider::templates),
+                  params.getString("cursor"),
+                  pageSize,
+                  "resourceTemplates"));
       case "resources/read" -> readResource(required(params, "uri"));
       case "resources/subscribe" -> subscribe(session, required(params, "uri"), true);
       case "resources/unsubscribe" -> subscribe(session, required(params, "uri"), false);
-      case "prompts/list" -> done(Cursors.page(promptListing(), params.getString("cursor"), pageSize, "prompts"));
-      case "prompts/get" -> getPrompt(required(params, "name"), params.getJsonObject("arguments", EMPTY));
+      case "prompts/list" ->
+          done(Cursors.page(promptListing(), params.getString("cursor"), pageSize, "prompts"));
+      case "prompts/get" ->
+          getPrompt(required(params, "name"), params.getJsonObject("arguments", EMPTY));
       case "completion/complete" -> done(complete(params));
       case "logging/setLevel" -> done(setLevel(session, required(params, "level")));
       case "tasks/get" -> done(caller.taskGet(session, params));
@@ -166,7 +189,10 @@ public final class McpServer {
     switch (method) {
       case "notifications/initialized" -> session.markInitialized();
       case "notifications/cancelled" ->
-          caller.cancel(session, params.getValue("requestId"), params.getString("reason", "cancelled by the client"));
+          caller.cancel(
+              session,
+              params.getValue("requestId"),
+              params.getString("reason", "cancelled by the client"));
       default -> LOG.debug("ignored notification {}", method);
     }
   }
@@ -176,7 +202,8 @@ public final class McpServer {
     if (pending == null) {
       LOG.debug("response to unknown request {}", message.getValue("id"));
     } else if (message.containsKey("error")) {
-      pending.tryFail(message.getJsonObject("error").getString("message", "the client refused the request"));
+      pending.tryFail(
+          message.getJsonObject("error").getString("message", "the client refused the request"));
     } else {
       pending.tryComplete(message.getJsonObject("result", new JsonObject()));
     }
@@ -191,7 +218,8 @@ public final class McpServer {
       throw new McpException(JsonRpc.INVALID_PARAMS, "initialize needs \"protocolVersion\"");
     }
     String version = ProtocolVersions.negotiate((String) requested);
-    session.initialize(version, params.getJsonObject("clientInfo"), params.getJsonObject("capabilities"));
+    session.initialize(
+        version, params.getJsonObject("clientInfo"), params.getJsonObject("capabilities"));
     JsonObject capabilities =
         new JsonObject()
             .put("tools", new JsonObject().put("listChanged", true))
@@ -204,15 +232,24 @@ public final class McpServer {
                 new JsonObject()
                     .put("list", new JsonObject())
                     .put("cancel", new JsonObject())
-                    .put("requests", new JsonObject().put("tools", new JsonObject().put("call", new JsonObject()))));
+                    .put(
+                        "requests",
+                        new JsonObject()
+                            .put("tools", new JsonObject().put("call", new JsonObject()))));
     return new JsonObject()
         .put("protocolVersion", version)
         .put("capabilities", capabilities)
-        .put("serverInfo", new JsonObject().put("name", info.name()).put("title", info.title()).put("version", info.version()))
+        .put(
+            "serverInfo",
+            new JsonObject()
+                .put("name", info.name())
+                .put("title", info.title())
+                .put("version", info.version()))
         .put("instructions", info.instructions());
   }
 
-  private List<JsonObject> collect(java.util.function.Function<ResourceProvider, List<JsonObject>> part) {
+  private List<JsonObject> collect(
+      java.util.function.Function<ResourceProvider, List<JsonObject>> part) {
     List<JsonObject> all = new ArrayList<>();
     resources.forEach(p -> all.addAll(part.apply(p)));
     return all;
@@ -230,7 +267,9 @@ public final class McpServer {
         return provider.read(uri);
       }
     }
-    throw new McpException(JsonRpc.RESOURCE_NOT_FOUND, "resource not found: " + uri + "; resources/list shows what exists");
+    throw new McpException(
+        JsonRpc.RESOURCE_NOT_FOUND,
+        "resource not found: " + uri + "; resources/list shows what exists");
   }
 
   private Future<JsonObject> subscribe(Session session, String uri, boolean on) {
@@ -243,7 +282,8 @@ public final class McpServer {
   }
 
   private void resourceUpdated(String uri) {
-    JsonObject note = JsonRpc.notification("notifications/resources/updated", new JsonObject().put("uri", uri));
+    JsonObject note =
+        JsonRpc.notification("notifications/resources/updated", new JsonObject().put("uri", uri));
     for (Session s : sessions.all()) {
       if (s.subscriptions().contains(uri) && s.standalone() != null) {
         s.standalone().send(note);
@@ -258,31 +298,45 @@ public final class McpServer {
         return result;
       }
     }
-    throw new McpException(JsonRpc.INVALID_PARAMS, "unknown prompt '" + name + "'; prompts/list shows the available prompts");
+    throw new McpException(
+        JsonRpc.INVALID_PARAMS,
+        "unknown prompt '" + name + "'; prompts/list shows the available prompts");
   }
 
   private JsonObject complete(JsonObject params) {
     JsonObject ref = params.getJsonObject("ref");
     JsonObject argument = params.getJsonObject("argument");
     if (ref == null || argument == null) {
-      throw new McpException(JsonRpc.INVALID_PARAMS, "completion/complete needs \"ref\" and \"argument\"");
+      throw new McpException(
+          JsonRpc.INVALID_PARAMS, "completion/complete needs \"ref\" and \"argument\"");
     }
     String name = argument.getString("name", "");
     String value = argument.getString("value", "");
     List<String> values = new ArrayList<>();
     switch (ref.getString("type", "")) {
-      case "ref/prompt" -> prompts.forEach(p -> values.addAll(p.complete(ref.getString("name"), name, value)));
-      case "ref/resource" -> resources.forEach(p -> values.addAll(p.complete(ref.getString("uri"), name, value)));
-      default -> throw new McpException(JsonRpc.INVALID_PARAMS, "ref.type must be ref/prompt or ref/resource");
+      case "ref/prompt" ->
+          prompts.forEach(p -> values.addAll(p.complete(ref.getString("name"), name, value)));
+      case "ref/resource" ->
+          resources.forEach(p -> values.addAll(p.complete(ref.getString("uri"), name, value)));
+      default ->
+          throw new McpException(
+              JsonRpc.INVALID_PARAMS, "ref.type must be ref/prompt or ref/resource");
     }
     List<String> page = values.subList(0, Math.min(100, values.size()));
     return new JsonObject()
-        .put("completion", new JsonObject().put("values", new JsonArray(new ArrayList<>(page))).put("total", values.size()).put("hasMore", values.size() > page.size()));
+        .put(
+            "completion",
+            new JsonObject()
+                .put("values", new JsonArray(new ArrayList<>(page)))
+                .put("total", values.size())
+                .put("hasMore", values.size() > page.size()));
   }
 
   private JsonObject setLevel(Session session, String level) {
     if (!LogLevel.isKnown(level)) {
-      throw new McpException(JsonRpc.INVALID_PARAMS, "unknown log level '" + level + "'; use one of " + LogLevel.NAMES);
+      throw new McpException(
+          JsonRpc.INVALID_PARAMS,
+          "unknown log level '" + level + "'; use one of " + LogLevel.NAMES);
     }
     session.logLevel(level);
     return new JsonObject();
@@ -297,16 +351,21 @@ public final class McpServer {
   }
 
   private void broadcast(JsonObject notification) {
-    sessions.all().forEach(s -> {
-      if (s.standalone() != null && s.protocolVersion() != null) {
-        s.standalone().send(notification);
-      }
-    });
+    sessions
+        .all()
+        .forEach(
+            s -> {
+              if (s.standalone() != null && s.protocolVersion() != null) {
+                s.standalone().send(notification);
+              }
+            });
   }
 
   private synchronized JsonObject status() {
     JsonObject byTransport = new JsonObject();
-    sessions.all().forEach(s -> byTransport.put(s.transport(), byTransport.getInteger(s.transport(), 0) + 1));
+    sessions
+        .all()
+        .forEach(s -> byTransport.put(s.transport(), byTransport.getInteger(s.transport(), 0) + 1));
     JsonObject families = new JsonObject();
     tools.namesByFamily().forEach((family, names) -> families.put(family, new JsonArray(names)));
     return new JsonObject()

@@ -6,6 +6,7 @@ import java.util.List;
 public final class ProtocolVersions {
   public static final String LATEST = "2025-11-25";
   public static final List<String> SUPPORTED = List.of(LATEST, "2025-06-18", "2025-03-26");
+
   /** What a Streamable HTTP request without {@code MCP-Protocol-Version} is taken to speak. */
   public static final String ASSUMED_WITHOUT_HEADER = "2025-03-26";
 

@@ -45,12 +45,18 @@ public final class SessionStore {
     return true;
   }
 
-  /** Closes HTTP sessions idle for longer than {@code idleMillis} (a socket or stdio session ends with its connection). */
+  /**
+   * Closes HTTP sessions idle for longer than {@code idleMillis} (a socket or stdio session ends
+   * with its connection).
+   */
   public int expire(long idleMillis) {
     long cutoff = System.currentTimeMillis() - idleMillis;
     int closed = 0;
     for (Session s : sessions.values()) {
-      if ("http".equals(s.transport()) && s.lastActive() < cutoff && s.calls().isEmpty() && close(s.id())) {
+      if ("http".equals(s.transport())
+          && s.lastActive() < cutoff
+          && s.calls().isEmpty()
+          && close(s.id())) {
         closed++;
       }
     }

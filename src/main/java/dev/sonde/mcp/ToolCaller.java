@@ -35,7 +35,12 @@ final class ToolCaller {
   private final long taskTtlMillis;
   private final boolean cancelOnDisconnect;
 
-  ToolCaller(Vertx vertx, ToolRegistry tools, long defaultTimeoutMillis, long taskTtlMillis, boolean cancelOnDisconnect) {
+  ToolCaller(
+      Vertx vertx,
+      ToolRegistry tools,
+      long defaultTimeoutMillis,
+      long taskTtlMillis,
+      boolean cancelOnDisconnect) {
     this.vertx = vertx;
     this.tools = tools;
     this.defaultTimeoutMillis = defaultTimeoutMillis;
@@ -45,7 +50,8 @@ final class ToolCaller {
   }
 
   /** Returns the CallToolResult (or CreateTaskResult), or null when the call was cancelled. */
-  Future<JsonObject> call(Session session, Object requestId, JsonObject params, ClientChannel channel) {
+  Future<JsonObject> call(
+      Session session, Object requestId, JsonObject params, ClientChannel channel) {
     String name = params.getString("name");
     if (name == null || name.isBlank()) {
       throw new McpException(JsonRpc.INVALID_PARAMS, "tools/call needs the tool's \"name\"");
@@ -53,27 +59,32 @@ final class ToolCaller {
     ToolRegistry.RegisteredTool tool = tools.get(name);
     if (tool == null) {
       throw new McpException(
-          JsonRpc.INVALID_PARAMS, "unknown tool '" + name + "'; tools/list shows the available tools");
+          JsonRpc.INVALID_PARAMS,
+          "unknown tool '" + name + "'; tools/list shows the available tools");
     }
     JsonObject meta = params.getJsonObject("_meta");
     Object token = meta == null ? null : meta.getValue("progressToken");
     Object task = params.getValue("task");
     TaskSupport support = tool.spec().taskSupport();
     if (task != null && support == TaskSupport.FORBIDDEN) {
-      throw new McpException(JsonRpc.METHOD_NOT_FOUND, name + " cannot run as a task; call it without \"task\"");
+      throw new McpException(
+          JsonRpc.METHOD_NOT_FOUND, name + " cannot run as a task; call it without \"task\"");
     }
     if (task == null && support == TaskSupport.REQUIRED) {
-      throw new McpException(JsonRpc.METHOD_NOT_FOUND, name + " runs only as a task; add \"task\": {} to the call");
+      throw new McpException(
+          JsonRpc.METHOD_NOT_FOUND, name + " runs only as a task; add \"task\": {} to the call");
     }
     Object arguments = params.getValue("arguments");
     String problem =
         arguments == null || arguments instanceof JsonObject
-            ? ToolRegistry.validate(tool, arguments == null ? new JsonObject() : (JsonObject) arguments)
+            ? ToolRegistry.validate(
+                tool, arguments == null ? new JsonObject() : (JsonObject) arguments)
             : "\"arguments\" must be an object";
     JsonObject args = arguments instanceof JsonObject a ? a : new JsonObject();
     String callId = UUID.randomUUID().toString();
     if (task != null) {
-      return Future.succeededFuture(startTask(session, requestId, tool, args, token, callId, problem, task));
+      return Future.succeededFuture(
+          startTask(session, requestId, tool, args, token, callId, problem, task));
     }
     if (problem != null) {
       return Future.succeededFuture(ToolResult.error(problem).toJson());
@@ -104,36 +115,57 @@ final class ToolCaller {
   }
 
   private void publishCancel(String callId, String reason) {
-    vertx.eventBus().publish(CallHeaders.CANCEL_ADDRESS, new JsonObject().put("call", callId).put("reason", reason));
+    vertx
+        .eventBus()
+        .publish(
+            CallHeaders.CANCEL_ADDRESS, new JsonObject().put("call", callId).put("reason", reason));
   }
 
   private JsonObject startTask(
-      Session session, Object requestId, ToolRegistry.RegisteredTool tool, JsonObject args, Object token,
-      String callId, String problem, Object taskParams) {
+      Session session,
+      Object requestId,
+      ToolRegistry.RegisteredTool tool,
+      JsonObject args,
+      Object token,
+      String callId,
+      String problem,
+      Object taskParams) {
     long ttl = taskTtlMillis;
     if (taskParams instanceof JsonObject p && p.getValue("ttl") instanceof Number n) {
       ttl = Math.min(Math.max(1000, n.longValue()), taskTtlMillis);
     }
     McpTask task = tasks.create(callId, session.id(), ttl);
-    ClientChannel toSession = message -> {
-      ClientChannel standalone = session.standalone();
-      if (standalone != null) {
-        standalone.send(message);
-      }
-    };
+    ClientChannel toSession =
+        message -> {
+          ClientChannel standalone = session.standalone();
+          if (standalone != null) {
+            standalone.send(message);
+          }
+        };
     Future<JsonObject> run =
         problem != null
             ? Future.succeededFuture(ToolResult.error(problem).toJson())
-            : dispatch(session, requestId, tool, args, token, callId, toSession, step -> task.message(step.getString("message")));
+            : dispatch(
+                session,
+                requestId,
+                tool,
+                args,
+                token,
+                callId,
+                toSession,
+                step -> task.message(step.getString("message")));
     run.onComplete(
         ar -> {
           boolean ok = ar.succeeded() && !ar.result().getBoolean("isError", false);
-          if (task.end(ok ? McpTask.COMPLETED : McpTask.FAILED, ok ? null : "the tool reported an error")) {
+          if (task.end(
+              ok ? McpTask.COMPLETED : McpTask.FAILED, ok ? null : "the tool reported an error")) {
             notifyStatus(session, task);
           }
           JsonObject result = ar.succeeded() ? ar.result().copy() : null;
           if (result != null) {
-            result.put("_meta", new JsonObject().put(RELATED_TASK, new JsonObject().put("taskId", task.taskId)));
+            result.put(
+                "_meta",
+                new JsonObject().put(RELATED_TASK, new JsonObject().put("taskId", task.taskId)));
           }
           task.settle(result, ar.cause());
         });
@@ -156,7 +188,8 @@ final class ToolCaller {
     McpTask task = tasks.get(session, params.getString("taskId"));
     if (!task.end(McpTask.CANCELLED, "cancelled by the client")) {
       throw new McpException(
-          JsonRpc.INVALID_PARAMS, "task " + task.taskId + " is already " + task.status() + " and cannot be cancelled");
+          JsonRpc.INVALID_PARAMS,
+          "task " + task.taskId + " is already " + task.status() + " and cannot be cancelled");
     }
     publishCancel(task.taskId, "cancelled by the client");
     notifyStatus(session, task);
@@ -171,8 +204,14 @@ final class ToolCaller {
   }
 
   private Future<JsonObject> dispatch(
-      Session session, Object requestId, ToolRegistry.RegisteredTool tool, JsonObject args, Object token,
-      String callId, ClientChannel channel, Consumer<JsonObject> onStep) {
+      Session session,
+      Object requestId,
+      ToolRegistry.RegisteredTool tool,
+      JsonObject args,
+      Object token,
+      String callId,
+      ClientChannel channel,
+      Consumer<JsonObject> onStep) {
     ToolSpec spec = tool.spec();
     long timeout = spec.timeout() != null ? spec.timeout().toMillis() : defaultTimeoutMillis;
     DeliveryOptions options =
@@ -191,24 +230,38 @@ final class ToolCaller {
     List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
     if (spec.mode() == ExecutionMode.JOB) {
       ProgressRelay relay = new ProgressRelay(token, channel, onStep);
-      consumers.add(vertx.eventBus().consumer(JobRegistry.ADDRESS_PREFIX + callId, m -> relay.step(m.body())));
-      consumers.add(vertx.eventBus().consumer(CallHeaders.CALLBACK_PREFIX + callId, m -> callback(session, spec.name(), channel, m)));
+      consumers.add(
+          vertx
+              .eventBus()
+              .consumer(JobRegistry.ADDRESS_PREFIX + callId, m -> relay.step(m.body())));
+      consumers.add(
+          vertx
+              .eventBus()
+              .consumer(
+                  CallHeaders.CALLBACK_PREFIX + callId,
+                  m -> callback(session, spec.name(), channel, m)));
       reply =
           Future.all(consumers.stream().map(MessageConsumer::completion).toList())
-              .compose(v -> vertx.eventBus().request(CallHeaders.FAMILY_PREFIX + tool.family(), args, options));
+              .compose(
+                  v ->
+                      vertx
+                          .eventBus()
+                          .request(CallHeaders.FAMILY_PREFIX + tool.family(), args, options));
     } else {
       reply = vertx.eventBus().request(CallHeaders.FAMILY_PREFIX + tool.family(), args, options);
     }
     return reply
         .map(m -> (JsonObject) m.body())
-        .recover(failure -> Future.failedFuture(asProtocolError(spec.name(), tool.family(), failure)))
+        .recover(
+            failure -> Future.failedFuture(asProtocolError(spec.name(), tool.family(), failure)))
         .onComplete(ar -> consumers.forEach(MessageConsumer::unregister));
   }
 
   private static McpException asProtocolError(String tool, String family, Throwable failure) {
     if (failure instanceof ReplyException e) {
       return switch (e.failureType()) {
-        case NO_HANDLERS -> new McpException(JsonRpc.INTERNAL_ERROR, "the " + family + " tools are not running");
+        case NO_HANDLERS ->
+            new McpException(JsonRpc.INTERNAL_ERROR, "the " + family + " tools are not running");
         case TIMEOUT -> new McpException(JsonRpc.INTERNAL_ERROR, tool + " did not answer in time");
         default ->
             e.failureCode() == JsonRpc.INVALID_PARAMS
@@ -220,7 +273,8 @@ final class ToolCaller {
   }
 
   /** A job-mode tool's log line or request for the client. */
-  private void callback(Session session, String tool, ClientChannel channel, Message<JsonObject> msg) {
+  private void callback(
+      Session session, String tool, ClientChannel channel, Message<JsonObject> msg) {
     JsonObject body = msg.body();
     if ("log".equals(body.getString("type"))) {
       String level = body.getString("level", "info");
@@ -228,14 +282,23 @@ final class ToolCaller {
         channel.send(
             JsonRpc.notification(
                 "notifications/message",
-                new JsonObject().put("level", level).put("logger", tool).put("data", body.getString("message"))));
+                new JsonObject()
+                    .put("level", level)
+                    .put("logger", tool)
+                    .put("data", body.getString("message"))));
       }
       return;
     }
     String method = body.getString("method", "");
     String capability = method.substring(0, Math.max(0, method.indexOf('/')));
     if (!session.clientCapabilities().containsKey(capability)) {
-      msg.fail(1, "the client did not declare the '" + capability + "' capability, so " + method + " cannot be sent");
+      msg.fail(
+          1,
+          "the client did not declare the '"
+              + capability
+              + "' capability, so "
+              + method
+              + " cannot be sent");
       return;
     }
     clientRequest(session, channel, method, body.getJsonObject("params"))
@@ -244,7 +307,8 @@ final class ToolCaller {
   }
 
   /** Sends a request to the client; the future completes when its response arrives. */
-  Future<JsonObject> clientRequest(Session session, ClientChannel channel, String method, JsonObject params) {
+  Future<JsonObject> clientRequest(
+      Session session, ClientChannel channel, String method, JsonObject params) {
     String id = session.nextClientRequestId();
     Promise<JsonObject> promise = Promise.promise();
     session.clientRequests().put(id, promise);

@@ -30,8 +30,13 @@ public final class ToolRegistry {
     for (ToolSpec spec : specs) {
       if (tools.containsKey(spec.name())) {
         throw new IllegalStateException(
-            "tool " + spec.name() + " is registered twice (" + tools.get(spec.name()).family()
-                + " and " + family + ")");
+            "tool "
+                + spec.name()
+                + " is registered twice ("
+                + tools.get(spec.name()).family()
+                + " and "
+                + family
+                + ")");
       }
       tools.put(spec.name(), new RegisteredTool(spec, family, compile(spec)));
     }
@@ -57,7 +62,9 @@ public final class ToolRegistry {
   /** Tool names per family, in registration order. */
   public synchronized Map<String, List<String>> namesByFamily() {
     Map<String, List<String>> out = new LinkedHashMap<>();
-    tools.values().forEach(t -> out.computeIfAbsent(t.family(), f -> new ArrayList<>()).add(t.spec().name()));
+    tools
+        .values()
+        .forEach(t -> out.computeIfAbsent(t.family(), f -> new ArrayList<>()).add(t.spec().name()));
     return out;
   }
 
@@ -95,7 +102,8 @@ public final class ToolRegistry {
     if (instanceLocation == null || instanceLocation.isEmpty() || "#".equals(instanceLocation)) {
       return "arguments";
     }
-    String path = instanceLocation.startsWith("#") ? instanceLocation.substring(1) : instanceLocation;
+    String path =
+        instanceLocation.startsWith("#") ? instanceLocation.substring(1) : instanceLocation;
     path = path.startsWith("/") ? path.substring(1) : path;
     return path.isEmpty() ? "arguments" : "field '" + path.replace('/', '.') + "'";
   }

@@ -16,7 +16,9 @@ public final class CallHeaders {
   /** Published to every family: {@code {"call": id, "reason": text}} stops that call. */
   public static final String CANCEL_ADDRESS = "sonde.calls.cancel";
 
-  /** Where a job-mode call sends log lines and requests for the client: {@code sonde.calls.<id>}. */
+  /**
+   * Where a job-mode call sends log lines and requests for the client: {@code sonde.calls.<id>}.
+   */
   public static final String CALLBACK_PREFIX = "sonde.calls.";
 
   /** The protocol engine answers here with its status (sessions, transports, tools per family). */

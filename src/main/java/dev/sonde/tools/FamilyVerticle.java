@@ -53,7 +53,10 @@ public abstract class FamilyVerticle extends VerticleBase {
     workers = vertx.createSharedWorkerExecutor("sonde-" + family, poolSize);
     jobWorkers = vertx.createSharedWorkerExecutor("sonde-jobs", poolSize);
     vertx.eventBus().<JsonObject>consumer(CallHeaders.CANCEL_ADDRESS, this::cancel);
-    return vertx.eventBus().<JsonObject>consumer(CallHeaders.FAMILY_PREFIX + family, this::handle).completion();
+    return vertx
+        .eventBus()
+        .<JsonObject>consumer(CallHeaders.FAMILY_PREFIX + family, this::handle)
+        .completion();
   }
 
   @Override
@@ -104,7 +107,8 @@ public abstract class FamilyVerticle extends VerticleBase {
         vertx.setTimer(
             delay,
             t -> {
-              String reason = name + " timed out after " + (delay + 999) / 1000 + " s and was stopped";
+              String reason =
+                  name + " timed out after " + (delay + 999) / 1000 + " s and was stopped";
               cancelCall(ctx, reason);
               if (answered.compareAndSet(false, true)) {
                 msg.reply(ToolResult.error(reason + "; narrow the request and try again").toJson());
@@ -116,7 +120,9 @@ public abstract class FamilyVerticle extends VerticleBase {
               vertx.cancelTimer(timer);
               running.remove(ctx.callId());
               if (job != null) {
-                services.jobs().finish(job, ar.succeeded() && !ar.result().isError(), outcome(ar.cause()));
+                services
+                    .jobs()
+                    .finish(job, ar.succeeded() && !ar.result().isError(), outcome(ar.cause()));
               }
               if (!answered.compareAndSet(false, true)) {
                 return;
@@ -126,7 +132,8 @@ public abstract class FamilyVerticle extends VerticleBase {
               } else if (ar.cause() instanceof ToolException e) {
                 msg.reply(ToolResult.error(e.getMessage()).toJson());
               } else if (ctx.isCancelled() || ar.cause() instanceof CancelledException) {
-                msg.reply(ToolResult.error(name + " was cancelled: " + ctx.cancelReason()).toJson());
+                msg.reply(
+                    ToolResult.error(name + " was cancelled: " + ctx.cancelReason()).toJson());
               } else {
                 LOG.error("tool {} failed", name, ar.cause());
                 msg.fail(INTERNAL_ERROR, "internal error while running " + name);

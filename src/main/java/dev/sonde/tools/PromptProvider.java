@@ -9,7 +9,9 @@ public interface PromptProvider {
   /** {@code {name, title?, description, arguments?}} for each prompt. */
   List<JsonObject> prompts();
 
-  /** The {@code GetPromptResult} of an owned prompt, or null when the name is not this provider's. */
+  /**
+   * The {@code GetPromptResult} of an owned prompt, or null when the name is not this provider's.
+   */
   Future<JsonObject> get(String name, JsonObject arguments);
 
   /** Completion values for a prompt argument. */

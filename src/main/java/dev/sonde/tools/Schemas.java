@@ -16,14 +16,15 @@ public final class Schemas {
   }
 
   /**
-   * An object schema for structured results: it lists what is always there without forbidding
-   * more, so adding a field never breaks a client that validates results.
+   * An object schema for structured results: it lists what is always there without forbidding more,
+   * so adding a field never breaks a client that validates results.
    */
   public static JsonObject result() {
     return new JsonObject().put("type", "object").put("properties", new JsonObject());
   }
 
-  public static JsonObject prop(JsonObject schema, String name, JsonObject property, boolean required) {
+  public static JsonObject prop(
+      JsonObject schema, String name, JsonObject property, boolean required) {
     schema.getJsonObject("properties").put(name, property);
     if (required) {
       JsonArray list = schema.getJsonArray("required");

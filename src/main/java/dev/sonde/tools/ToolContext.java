@@ -16,8 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a running tool call sees: its arguments, who called, its job (in job mode), a way to log
- * to and ask the client, and cancellation. Safe to use from the worker thread running the tool.
+ * What a running tool call sees: its arguments, who called, its job (in job mode), a way to log to
+ * and ask the client, and cancellation. Safe to use from the worker thread running the tool.
  */
 public final class ToolContext {
   private static final Logger LOG = LoggerFactory.getLogger(ToolContext.class);

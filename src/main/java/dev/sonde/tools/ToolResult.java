@@ -3,7 +3,9 @@ package dev.sonde.tools;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-/** An MCP {@code CallToolResult}: content blocks, optional structured content, and the error flag. */
+/**
+ * An MCP {@code CallToolResult}: content blocks, optional structured content, and the error flag.
+ */
 public record ToolResult(JsonArray content, JsonObject structuredContent, boolean isError) {
 
   public static ToolResult text(String text) {

@@ -35,7 +35,10 @@ public record ToolSpec(
   /** The {@code tools/list} entry. */
   public JsonObject toJson() {
     JsonObject json =
-        new JsonObject().put("name", name).put("description", description).put("inputSchema", inputSchema);
+        new JsonObject()
+            .put("name", name)
+            .put("description", description)
+            .put("inputSchema", inputSchema);
     if (title != null) {
       json.put("title", title);
     }
@@ -107,7 +110,14 @@ public record ToolSpec(
 
     public ToolSpec build() {
       return new ToolSpec(
-          name, title, description, inputSchema, outputSchema, annotations, mode, taskSupport,
+          name,
+          title,
+          description,
+          inputSchema,
+          outputSchema,
+          annotations,
+          mode,
+          taskSupport,
           timeout);
     }
   }

@@ -10,9 +10,9 @@ import java.util.function.LongFunction;
 import java.util.function.ToLongFunction;
 
 /**
- * Job steps to a browser as server-sent events. The stream reads from the job history with its
- * own cursor, so a slow browser never makes the server queue without bound: it waits for the
- * connection to drain, then reads on from where it was.
+ * Job steps to a browser as server-sent events. The stream reads from the job history with its own
+ * cursor, so a slow browser never makes the server queue without bound: it waits for the connection
+ * to drain, then reads on from where it was.
  */
 final class JobEventStream {
   private final Vertx vertx;
@@ -49,11 +49,14 @@ final class JobEventStream {
       response.write("event: reset\ndata: {}\n\n");
     }
     consumer = vertx.eventBus().consumer(address, m -> flush());
-    keepAlive = vertx.setPeriodic(keepAliveMillis, t -> {
-      if (!response.writeQueueFull()) {
-        response.write(": keep-alive\n\n");
-      }
-    });
+    keepAlive =
+        vertx.setPeriodic(
+            keepAliveMillis,
+            t -> {
+              if (!response.writeQueueFull()) {
+                response.write(": keep-alive\n\n");
+              }
+            });
     response.closeHandler(v -> stop());
     flush();
   }
@@ -70,10 +73,11 @@ final class JobEventStream {
     for (JobEvent event : eventsAfter.apply(cursor)) {
       if (response.writeQueueFull()) {
         waitingForDrain = true;
-        response.drainHandler(v -> {
-          waitingForDrain = false;
-          flush();
-        });
+        response.drainHandler(
+            v -> {
+              waitingForDrain = false;
+              flush();
+            });
         return;
       }
       long id = idOf.applyAsLong(event);

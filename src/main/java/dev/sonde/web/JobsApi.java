@@ -59,7 +59,11 @@ public final class JobsApi {
     } else if (jobs.cancel(job.id(), "cancelled from the jobs API")) {
       json(ctx.response(), 202, new JsonObject().put("cancelled", true).put("job", job.summary()));
     } else {
-      json(ctx.response(), 409, new JsonObject().put("error", "job " + job.id() + " is already " + job.status().wireName()));
+      json(
+          ctx.response(),
+          409,
+          new JsonObject()
+              .put("error", "job " + job.id() + " is already " + job.status().wireName()));
     }
   }
 
@@ -76,7 +80,8 @@ public final class JobsApi {
       notFound(ctx);
       return;
     }
-    new JobEventStream(vertx, ctx.response(), job::eventsAfter, JobEvent::seq, lastEventId(ctx.request()))
+    new JobEventStream(
+            vertx, ctx.response(), job::eventsAfter, JobEvent::seq, lastEventId(ctx.request()))
         .start(JobRegistry.ADDRESS_PREFIX + job.id(), keepAliveMillis, false);
   }
 
@@ -93,7 +98,11 @@ public final class JobsApi {
   }
 
   private static void notFound(RoutingContext ctx) {
-    json(ctx.response(), 404, new JsonObject().put("error", "no job " + ctx.pathParam("id") + "; GET /api/jobs lists them"));
+    json(
+        ctx.response(),
+        404,
+        new JsonObject()
+            .put("error", "no job " + ctx.pathParam("id") + "; GET /api/jobs lists them"));
   }
 
   private static void json(HttpServerResponse response, int status, JsonObject body) {

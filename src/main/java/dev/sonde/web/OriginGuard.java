@@ -9,8 +9,8 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 
 /**
- * DNS-rebinding protection: the Host header must name this server (loopback names by default,
- * plus configured origins), and an Origin header, when sent, must be one of the same.
+ * DNS-rebinding protection: the Host header must name this server (loopback names by default, plus
+ * configured origins), and an Origin header, when sent, must be one of the same.
  */
 public final class OriginGuard {
   private static final List<String> LOOPBACK = List.of("localhost", "127.0.0.1", "[::1]");

@@ -8,9 +8,8 @@ import java.util.Deque;
 
 /**
  * One MCP server-sent-event stream (a POST response or the GET stream) that outlives its HTTP
- * connection: events are kept (bounded) so a client that reconnects with {@code Last-Event-ID}
- * gets what it missed, and writing waits for the connection to drain instead of queueing without
- * bound.
+ * connection: events are kept (bounded) so a client that reconnects with {@code Last-Event-ID} gets
+ * what it missed, and writing waits for the connection to drain instead of queueing without bound.
  */
 final class SseStream {
   private final Vertx vertx;
@@ -65,7 +64,8 @@ final class SseStream {
    * Makes {@code target} the stream's connection, replaying every event after {@code afterSeq};
    * {@code onClose} runs if the client goes away.
    */
-  synchronized void attach(HttpServerResponse target, long afterSeq, String sessionId, Runnable onClose) {
+  synchronized void attach(
+      HttpServerResponse target, long afterSeq, String sessionId, Runnable onClose) {
     detach(true);
     response = target;
     written = Math.max(afterSeq, lastSeq - frames.size());
@@ -75,7 +75,8 @@ final class SseStream {
         .putHeader("Cache-Control", "no-cache, no-transform")
         .putHeader("X-Accel-Buffering", "no")
         .putHeader("Mcp-Session-Id", sessionId);
-    target.write(priming ? "id: " + id + "_" + afterSeq + "\nretry: 2000\ndata: \n\n" : "retry: 2000\n\n");
+    target.write(
+        priming ? "id: " + id + "_" + afterSeq + "\nretry: 2000\ndata: \n\n" : "retry: 2000\n\n");
     target.closeHandler(
         v -> {
           connectionClosed(target);
@@ -109,7 +110,8 @@ final class SseStream {
   }
 
   private void append(JsonObject message) {
-    frames.addLast("id: " + id + "_" + (++lastSeq) + "\nevent: message\ndata: " + message.encode() + "\n\n");
+    frames.addLast(
+        "id: " + id + "_" + (++lastSeq) + "\nevent: message\ndata: " + message.encode() + "\n\n");
     if (frames.size() > limit) {
       frames.removeFirst();
     }

@@ -15,8 +15,8 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * MCP over stdio: newline-delimited JSON-RPC in, the same out, nothing else on the output stream.
- * A reader thread hands each line to the event loop; the end of input ends the session and calls
+ * MCP over stdio: newline-delimited JSON-RPC in, the same out, nothing else on the output stream. A
+ * reader thread hands each line to the event loop; the end of input ends the session and calls
  * {@code onEnd}.
  */
 public final class StdioTransport {
@@ -40,7 +40,8 @@ public final class StdioTransport {
     Thread reader =
         new Thread(
             () -> {
-              try (BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+              try (BufferedReader lines =
+                  new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = lines.readLine()) != null) {
                   String text = line;
@@ -51,10 +52,11 @@ public final class StdioTransport {
               } catch (IOException e) {
                 // the input is gone: treat it like its end
               }
-              context.runOnContext(v -> {
-                server.closeSession(session);
-                onEnd.run();
-              });
+              context.runOnContext(
+                  v -> {
+                    server.closeSession(session);
+                    onEnd.run();
+                  });
             },
             "sonde-stdio-reader");
     reader.setDaemon(true);
@@ -69,11 +71,14 @@ public final class StdioTransport {
       write(JsonRpc.error(null, JsonRpc.PARSE_ERROR, "each line must be one JSON-RPC object"));
       return;
     }
-    server.handle(session, message, channel).onSuccess(response -> {
-      if (response != null) {
-        write(response);
-      }
-    });
+    server
+        .handle(session, message, channel)
+        .onSuccess(
+            response -> {
+              if (response != null) {
+                write(response);
+              }
+            });
   }
 
   private void write(JsonObject message) {

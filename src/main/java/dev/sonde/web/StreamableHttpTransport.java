@@ -22,9 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * MCP Streamable HTTP at one endpoint: POST carries one message and answers with JSON, upgraded
- * to an event stream when the call sends anything before its result; GET opens (or, with
- * {@code Last-Event-ID}, resumes) a stream; DELETE ends the session.
+ * MCP Streamable HTTP at one endpoint: POST carries one message and answers with JSON, upgraded to
+ * an event stream when the call sends anything before its result; GET opens (or, with {@code
+ * Last-Event-ID}, resumes) a stream; DELETE ends the session.
  */
 public final class StreamableHttpTransport {
   public static final String PATH = "/mcp";
@@ -45,7 +45,9 @@ public final class StreamableHttpTransport {
   }
 
   void mount(Router router) {
-    router.post(PATH).handler(BodyHandler.create(false).setBodyLimit(config.server().maxRequestBytes()));
+    router
+        .post(PATH)
+        .handler(BodyHandler.create(false).setBodyLimit(config.server().maxRequestBytes()));
     router.post(PATH).handler(this::post);
     router.get(PATH).handler(this::get);
     router.delete(PATH).handler(this::delete);
@@ -61,14 +63,25 @@ public final class StreamableHttpTransport {
       return;
     }
     String accept = request.getHeader("Accept");
-    if (accept != null && !(accept.contains("application/json") || accept.contains("text/event-stream") || accept.contains("*/*"))) {
-      rpcError(response, 406, JsonRpc.INVALID_REQUEST, "Accept must include application/json and text/event-stream");
+    if (accept != null
+        && !(accept.contains("application/json")
+            || accept.contains("text/event-stream")
+            || accept.contains("*/*"))) {
+      rpcError(
+          response,
+          406,
+          JsonRpc.INVALID_REQUEST,
+          "Accept must include application/json and text/event-stream");
       return;
     }
     JsonObject message;
     String body = ctx.body().asString();
     if (body != null && body.stripLeading().startsWith("[")) {
-      rpcError(response, 400, JsonRpc.INVALID_REQUEST, "JSON-RPC batches are not supported; send one message per request");
+      rpcError(
+          response,
+          400,
+          JsonRpc.INVALID_REQUEST,
+          "JSON-RPC batches are not supported; send one message per request");
       return;
     }
     try {
@@ -82,7 +95,14 @@ public final class StreamableHttpTransport {
     }
     String version = request.getHeader("MCP-Protocol-Version");
     if (version != null && !ProtocolVersions.isSupported(version)) {
-      rpcError(response, 400, JsonRpc.INVALID_REQUEST, "unsupported MCP-Protocol-Version " + version + "; use one of " + ProtocolVersions.SUPPORTED);
+      rpcError(
+          response,
+          400,
+          JsonRpc.INVALID_REQUEST,
+          "unsupported MCP-Protocol-Version "
+              + version
+              + "; use one of "
+              + ProtocolVersions.SUPPORTED);
       return;
     }
     Session session;
@@ -96,25 +116,29 @@ public final class StreamableHttpTransport {
     }
     response.putHeader(SESSION_HEADER, session.id());
     if (!JsonRpc.isRequest(message)) {
-      server.handle(session, message, session.standalone())
-          .onSuccess(error -> {
-            if (error == null) {
-              response.setStatusCode(202).end();
-            } else {
-              json(response, 400, error);
-            }
-          });
+      server
+          .handle(session, message, session.standalone())
+          .onSuccess(
+              error -> {
+                if (error == null) {
+                  response.setStatusCode(202).end();
+                } else {
+                  json(response, 400, error);
+                }
+              });
       return;
     }
     boolean initialize = "initialize".equals(message.getValue("method"));
     PostExchange exchange = new PostExchange(response, session);
-    server.handle(session, message, exchange)
-        .onSuccess(result -> {
-          if (initialize && result != null && result.containsKey("error")) {
-            server.closeSession(session);
-          }
-          exchange.complete(result);
-        });
+    server
+        .handle(session, message, exchange)
+        .onSuccess(
+            result -> {
+              if (initialize && result != null && result.containsKey("error")) {
+                server.closeSession(session);
+              }
+              exchange.complete(result);
+            });
   }
 
   private void get(RoutingContext ctx) {
@@ -161,29 +185,39 @@ public final class StreamableHttpTransport {
     HttpSessionStreams state = new HttpSessionStreams(newStream("s", true));
     streams.put(session.id(), state);
     session.standalone(state.standalone::send);
-    session.onClose(() -> {
-      HttpSessionStreams removed = streams.remove(session.id());
-      if (removed != null) {
-        removed.standalone.finish(null);
-      }
-    });
+    session.onClose(
+        () -> {
+          HttpSessionStreams removed = streams.remove(session.id());
+          if (removed != null) {
+            removed.standalone.finish(null);
+          }
+        });
     return session;
   }
 
   private SseStream newStream(String id, boolean priming) {
-    return new SseStream(vertx, id, STREAM_LIMIT, config.server().keepAliveSeconds() * 1000L, priming);
+    return new SseStream(
+        vertx, id, STREAM_LIMIT, config.server().keepAliveSeconds() * 1000L, priming);
   }
 
   /** The request's session, or null after answering 400 (no id) or 404 (unknown id). */
   private Session session(HttpServerRequest request, HttpServerResponse response) {
     String id = request.getHeader(SESSION_HEADER);
     if (id == null) {
-      rpcError(response, 400, JsonRpc.INVALID_REQUEST, "missing Mcp-Session-Id header; send initialize first");
+      rpcError(
+          response,
+          400,
+          JsonRpc.INVALID_REQUEST,
+          "missing Mcp-Session-Id header; send initialize first");
       return null;
     }
     Session session = server.sessions().get(id);
     if (session == null || !streams.containsKey(id)) {
-      rpcError(response, 404, JsonRpc.INVALID_REQUEST, "unknown or expired session; initialize a new one");
+      rpcError(
+          response,
+          404,
+          JsonRpc.INVALID_REQUEST,
+          "unknown or expired session; initialize a new one");
       return null;
     }
     return session;
@@ -257,7 +291,8 @@ public final class StreamableHttpTransport {
         if (state == null) {
           return;
         }
-        boolean priming = !ProtocolVersions.ASSUMED_WITHOUT_HEADER.equals(session.protocolVersion());
+        boolean priming =
+            !ProtocolVersions.ASSUMED_WITHOUT_HEADER.equals(session.protocolVersion());
         stream = newStream("p" + state.counter.incrementAndGet(), priming);
         state.keep(stream);
         response.setStatusCode(200);

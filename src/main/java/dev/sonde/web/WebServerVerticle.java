@@ -9,9 +9,9 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.StaticHandler;
 
 /**
- * The HTTP listener: MCP over Streamable HTTP and WebSocket, the jobs API and the browser UI,
- * every route behind the origin guard. Several instances may share the port; the transports they
- * mount are shared objects, so a session can move between event loops.
+ * The HTTP listener: MCP over Streamable HTTP and WebSocket, the jobs API and the browser UI, every
+ * route behind the origin guard. Several instances may share the port; the transports they mount
+ * are shared objects, so a session can move between event loops.
  */
 public final class WebServerVerticle extends VerticleBase {
   private final SondeConfig config;
@@ -40,25 +40,40 @@ public final class WebServerVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     Router router = Router.router(vertx);
-    router.route().handler(ctx -> {
-      if (guard.allows(ctx.request())) {
-        ctx.next();
-      } else {
-        ctx.response().setStatusCode(403).putHeader("Content-Type", "text/plain").end("forbidden: Host or Origin is not allowed");
-      }
-    });
+    router
+        .route()
+        .handler(
+            ctx -> {
+              if (guard.allows(ctx.request())) {
+                ctx.next();
+              } else {
+                ctx.response()
+                    .setStatusCode(403)
+                    .putHeader("Content-Type", "text/plain")
+                    .end("forbidden: Host or Origin is not allowed");
+              }
+            });
     webSocket.mount(router);
     http.mount(router);
     jobsApi.mount(router);
-    router.route("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false).setIndexPage("index.html"));
+    router
+        .route("/*")
+        .handler(
+            StaticHandler.create("webroot").setCachingEnabled(false).setIndexPage("index.html"));
     HttpServerOptions options =
         new HttpServerOptions()
             .setHost(config.server().host())
-            .setMaxWebSocketMessageSize(config.server().maxWebSocketMessageBytes() + WebSocketTransport.FRAME_SLACK)
-            .setMaxWebSocketFrameSize(config.server().maxWebSocketMessageBytes() + WebSocketTransport.FRAME_SLACK)
+            .setMaxWebSocketMessageSize(
+                config.server().maxWebSocketMessageBytes() + WebSocketTransport.FRAME_SLACK)
+            .setMaxWebSocketFrameSize(
+                config.server().maxWebSocketMessageBytes() + WebSocketTransport.FRAME_SLACK)
             .addWebSocketSubProtocol("mcp")
             .setCompressionSupported(false);
-    return vertx.createHttpServer(options).requestHandler(router).listen(port).onSuccess(s -> server = s);
+    return vertx
+        .createHttpServer(options)
+        .requestHandler(router)
+        .listen(port)
+        .onSuccess(s -> server = s);
   }
 
   public int actualPort() {

@@ -8,23 +8,27 @@ import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocketFrame;
-import java.nio.charset.StandardCharsets;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
+import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * MCP over WebSocket as the official SDK clients frame it: subprotocol {@code mcp}, one JSON-RPC
- * message per text frame, the socket is the session. Binary frames close the socket with 1003;
- * when the client stops reading, Sonde stops reading its requests until the socket drains.
+ * message per text frame, the socket is the session. Binary frames close the socket with 1003; when
+ * the client stops reading, Sonde stops reading its requests until the socket drains.
  */
 public final class WebSocketTransport {
   public static final String PATH = "/mcp/ws";
   private static final Logger LOG = LoggerFactory.getLogger(WebSocketTransport.class);
-  /** Frames beyond the message limit by this much are refused by the codec before Sonde sees them. */
+
+  /**
+   * Frames beyond the message limit by this much are refused by the codec before Sonde sees them.
+   */
   public static final int FRAME_SLACK = 64 * 1024;
+
   private final McpServer server;
   private final OriginGuard guard;
   private final int maxMessageBytes;
@@ -48,11 +52,12 @@ public final class WebSocketTransport {
               ctx.request()
                   .toWebSocket()
                   .onSuccess(this::connected)
-                  .onFailure(e -> {
-                    if (!ctx.response().ended()) {
-                      ctx.response().setStatusCode(400).end("expected a WebSocket upgrade");
-                    }
-                  });
+                  .onFailure(
+                      e -> {
+                        if (!ctx.response().ended()) {
+                          ctx.response().setStatusCode(400).end("expected a WebSocket upgrade");
+                        }
+                      });
             });
   }
 
@@ -120,10 +125,13 @@ public final class WebSocketTransport {
       channel.send(JsonRpc.error(null, JsonRpc.PARSE_ERROR, "not a JSON object"));
       return;
     }
-    server.handle(session, message, channel).onSuccess(response -> {
-      if (response != null) {
-        channel.send(response);
-      }
-    });
+    server
+        .handle(session, message, channel)
+        .onSuccess(
+            response -> {
+              if (response != null) {
+                channel.send(response);
+              }
+            });
   }
 }

@@ -21,7 +21,8 @@ class ConfigLoaderTest {
   }
 
   static String failure(Path file, Map<String, String> env, Map<String, String> flags) {
-    return assertThrows(ConfigException.class, () -> ConfigLoader.load(file, env, flags)).getMessage();
+    return assertThrows(ConfigException.class, () -> ConfigLoader.load(file, env, flags))
+        .getMessage();
   }
 
   @Test
@@ -33,13 +34,15 @@ class ConfigLoaderTest {
 
   @Test
   void theShippedFileIsValidAndMatchesTheDefaults() {
-    assertEquals(SondeConfig.defaults(), ConfigLoader.load(Path.of("conf/sonde.yaml"), Map.of(), Map.of()));
+    assertEquals(
+        SondeConfig.defaults(), ConfigLoader.load(Path.of("conf/sonde.yaml"), Map.of(), Map.of()));
   }
 
   @Test
   void flagsBeatEnvironmentBeatsFileBeatsDefaults() throws IOException {
     Path file = yaml("server:\n  port: 1111\n  host: 0.0.0.0\njobs:\n  workerPoolSize: 3\n");
-    Map<String, String> env = Map.of("SONDE_SERVER_PORT", "2222", "SONDE_JOBS_WORKER_POOL_SIZE", "5");
+    Map<String, String> env =
+        Map.of("SONDE_SERVER_PORT", "2222", "SONDE_JOBS_WORKER_POOL_SIZE", "5");
     SondeConfig fileOnly = ConfigLoader.load(file, Map.of(), Map.of());
     assertEquals(1111, fileOnly.server().port());
     SondeConfig withEnv = ConfigLoader.load(file, env, Map.of());
@@ -61,45 +64,70 @@ class ConfigLoaderTest {
 
   @Test
   void listsComeFromCommaSeparatedEnvironmentValues() {
-    SondeConfig config = ConfigLoader.load(null, Map.of("SONDE_SERVER_ALLOWED_ORIGINS", "https://a.example, https://b.example"), Map.of());
-    assertEquals(List.of("https://a.example", "https://b.example"), config.server().allowedOrigins());
+    SondeConfig config =
+        ConfigLoader.load(
+            null,
+            Map.of("SONDE_SERVER_ALLOWED_ORIGINS", "https://a.example, https://b.example"),
+            Map.of());
+    assertEquals(
+        List.of("https://a.example", "https://b.example"), config.server().allowedOrigins());
   }
 
   @Test
   void anUnknownKeyIsNamedWithTheKnownOnes() throws IOException {
     String message = failure(yaml("server:\n  prot: 8080\n"), Map.of(), Map.of());
-    assertEquals(true, message.contains("unknown key 'server.prot'") && message.contains("port"), message);
-    assertEquals(true, failure(yaml("sever:\n  port: 1\n"), Map.of(), Map.of()).contains("unknown key 'sever'"));
+    assertEquals(
+        true, message.contains("unknown key 'server.prot'") && message.contains("port"), message);
+    assertEquals(
+        true,
+        failure(yaml("sever:\n  port: 1\n"), Map.of(), Map.of()).contains("unknown key 'sever'"));
     assertEquals(true, failure(null, Map.of(), Map.of("server.prot", "1")).contains("server.prot"));
   }
 
   @Test
   void aWrongTypeNamesTheKeyAndTheExpectedType() throws IOException {
-    assertEquals("configuration key 'server.port' has the wrong type: expected a whole number",
+    assertEquals(
+        "configuration key 'server.port' has the wrong type: expected a whole number",
         failure(yaml("server:\n  port: eighty\n"), Map.of(), Map.of()));
-    assertEquals("configuration key 'jobs.cancelOnDisconnect' has the wrong type: expected true or false",
+    assertEquals(
+        "configuration key 'jobs.cancelOnDisconnect' has the wrong type: expected true or false",
         failure(null, Map.of("SONDE_JOBS_CANCEL_ON_DISCONNECT", "maybe"), Map.of()));
-    assertEquals("configuration key 'server.port' has the wrong type: expected a whole number",
+    assertEquals(
+        "configuration key 'server.port' has the wrong type: expected a whole number",
         failure(yaml("server:\n  port: 80.5\n"), Map.of(), Map.of()));
-    assertEquals(true, failure(yaml("server: 8080\n"), Map.of(), Map.of()).contains("'server' must be a mapping"));
+    assertEquals(
+        true,
+        failure(yaml("server: 8080\n"), Map.of(), Map.of()).contains("'server' must be a mapping"));
   }
 
   @Test
   void aMissingValueIsNamed() throws IOException {
-    assertEquals("configuration key 'server.host' needs a value", failure(yaml("server:\n  host:\n"), Map.of(), Map.of()));
-    assertEquals("configuration key 'data.dir' needs a value", failure(yaml("data:\n  dir: ''\n"), Map.of(), Map.of()));
+    assertEquals(
+        "configuration key 'server.host' needs a value",
+        failure(yaml("server:\n  host:\n"), Map.of(), Map.of()));
+    assertEquals(
+        "configuration key 'data.dir' needs a value",
+        failure(yaml("data:\n  dir: ''\n"), Map.of(), Map.of()));
   }
 
   @Test
   void outOfRangeValuesSayWhatIsAllowed() {
-    assertEquals("configuration key 'server.port' is 70000; use a value from 0 to 65535",
+    assertEquals(
+        "configuration key 'server.port' is 70000; use a value from 0 to 65535",
         failure(null, Map.of(), Map.of("server.port", "70000")));
-    assertEquals(true, failure(null, Map.of(), Map.of("mcp.defaultLogLevel", "loud")).contains("mcp.defaultLogLevel"));
-    assertEquals(true, failure(null, Map.of(), Map.of("cluster.enabled", "true")).contains("cluster.enabled"));
+    assertEquals(
+        true,
+        failure(null, Map.of(), Map.of("mcp.defaultLogLevel", "loud"))
+            .contains("mcp.defaultLogLevel"));
+    assertEquals(
+        true,
+        failure(null, Map.of(), Map.of("cluster.enabled", "true")).contains("cluster.enabled"));
   }
 
   @Test
   void brokenYamlSaysWhere() throws IOException {
-    assertEquals(true, failure(yaml("server:\n  port: [1,\n"), Map.of(), Map.of()).contains("not valid YAML"));
+    assertEquals(
+        true,
+        failure(yaml("server:\n  port: [1,\n"), Map.of(), Map.of()).contains("not valid YAML"));
   }
 }

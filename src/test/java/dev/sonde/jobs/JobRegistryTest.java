@@ -56,15 +56,17 @@ class JobRegistryTest {
     AtomicInteger hooks = new AtomicInteger();
     job.onCancel(hooks::incrementAndGet);
     CountDownLatch woke = new CountDownLatch(1);
-    Thread sleeper = new Thread(() -> {
-      try {
-        if (!job.sleep(60_000)) {
-          woke.countDown();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    });
+    Thread sleeper =
+        new Thread(
+            () -> {
+              try {
+                if (!job.sleep(60_000)) {
+                  woke.countDown();
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
     sleeper.start();
     assertTrue(jobs.cancel("j1", "enough"));
     assertTrue(woke.await(5, TimeUnit.SECONDS));
@@ -94,16 +96,26 @@ class JobRegistryTest {
     JobRegistry jobs = new JobRegistry(vertx, 100, 10);
     List<JsonObject> perJob = new CopyOnWriteArrayList<>();
     List<JsonObject> all = new CopyOnWriteArrayList<>();
-    vertx.eventBus().<JsonObject>consumer(JobRegistry.ADDRESS_PREFIX + "j1", m -> perJob.add(m.body())).completion().await();
-    vertx.eventBus().<JsonObject>consumer(JobRegistry.ALL_ADDRESS, m -> all.add(m.body())).completion().await();
+    vertx
+        .eventBus()
+        .<JsonObject>consumer(JobRegistry.ADDRESS_PREFIX + "j1", m -> perJob.add(m.body()))
+        .completion()
+        .await();
+    vertx
+        .eventBus()
+        .<JsonObject>consumer(JobRegistry.ALL_ADDRESS, m -> all.add(m.body()))
+        .completion()
+        .await();
     Thread[] writers = new Thread[4];
     for (int w = 0; w < writers.length; w++) {
       Job job = jobs.start("j" + (w + 1), "tool", "s", "a");
-      writers[w] = new Thread(() -> {
-        for (int i = 0; i < 100; i++) {
-          job.step("s", "x");
-        }
-      });
+      writers[w] =
+          new Thread(
+              () -> {
+                for (int i = 0; i < 100; i++) {
+                  job.step("s", "x");
+                }
+              });
     }
     for (Thread t : writers) {
       t.start();
@@ -119,7 +131,10 @@ class JobRegistryTest {
     List<Long> replay = jobs.eventsAfter(0).stream().map(JobEvent::globalSeq).toList();
     assertEquals(404, replay.size());
     for (int i = 1; i < replay.size(); i++) {
-      assertEquals(replay.get(i - 1) + 1, replay.get(i), "the replay buffer is in global order without gaps");
+      assertEquals(
+          replay.get(i - 1) + 1,
+          replay.get(i),
+          "the replay buffer is in global order without gaps");
     }
     assertEquals(404L, jobs.lastGlobalSeq());
   }
@@ -128,7 +143,12 @@ class JobRegistryTest {
   void cancelOverTheEventBus() {
     JobRegistry jobs = new JobRegistry(vertx, 100, 10);
     jobs.start("j1", "tool", "s", "a");
-    JsonObject reply = vertx.eventBus().<JsonObject>request(JobRegistry.CANCEL_ADDRESS, new JsonObject().put("jobId", "j1")).await().body();
+    JsonObject reply =
+        vertx
+            .eventBus()
+            .<JsonObject>request(JobRegistry.CANCEL_ADDRESS, new JsonObject().put("jobId", "j1"))
+            .await()
+            .body();
     assertTrue(reply.getBoolean("cancelled"));
     assertEquals(JobStatus.CANCELLED, jobs.get("j1").status());
   }

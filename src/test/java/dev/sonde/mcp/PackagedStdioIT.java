@@ -45,9 +45,11 @@ class PackagedStdioIT extends McpContractTest {
     call(client, 1, "test_slow_job", new JsonObject().put("steps", 2).put("stepMillis", 0), "t");
     call(client, 2, "health_check", new JsonObject(), null);
     client.close();
-    assertTrue(current.process().waitFor(20, TimeUnit.SECONDS), "Sonde must exit when stdin closes");
+    assertTrue(
+        current.process().waitFor(20, TimeUnit.SECONDS), "Sonde must exit when stdin closes");
     assertEquals(0, current.process().exitValue());
     assertEquals(List.of(), client.strayLines);
-    assertTrue(current.stderr.stream().anyMatch(l -> l.contains("listening on")), "logs go to stderr");
+    assertTrue(
+        current.stderr.stream().anyMatch(l -> l.contains("listening on")), "logs go to stderr");
   }
 }

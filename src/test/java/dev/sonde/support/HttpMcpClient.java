@@ -19,11 +19,13 @@ import java.util.function.Consumer;
 
 /** MCP over Streamable HTTP with the JDK client: JSON or event-stream answers to each POST. */
 public final class HttpMcpClient implements McpClient {
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final URI uri;
   private final List<JsonObject> received = Collections.synchronizedList(new ArrayList<>());
   private volatile String sessionId;
   private volatile String protocolVersion;
+
   /** The SSE event ids seen on POST streams, for resumption tests. */
   public final List<String> eventIds = Collections.synchronizedList(new ArrayList<>());
 
@@ -65,23 +67,28 @@ public final class HttpMcpClient implements McpClient {
       message.put("params", params);
     }
     return http.sendAsync(post(message).build(), HttpResponse.BodyHandlers.ofInputStream())
-        .thenApplyAsync(response -> {
-          response.headers().firstValue("Mcp-Session-Id").ifPresent(s -> sessionId = s);
-          JsonObject answer = read(response, id, m -> {});
-          if ("initialize".equals(method) && answer.containsKey("result")) {
-            protocolVersion = answer.getJsonObject("result").getString("protocolVersion");
-          }
-          return answer;
-        });
+        .thenApplyAsync(
+            response -> {
+              response.headers().firstValue("Mcp-Session-Id").ifPresent(s -> sessionId = s);
+              JsonObject answer = read(response, id, m -> {});
+              if ("initialize".equals(method) && answer.containsKey("result")) {
+                protocolVersion = answer.getJsonObject("result").getString("protocolVersion");
+              }
+              return answer;
+            });
   }
 
   /** Reads a POST answer; {@code onEvent} sees each SSE message as it arrives. */
-  public JsonObject read(HttpResponse<InputStream> response, Object id, Consumer<JsonObject> onEvent) {
+  public JsonObject read(
+      HttpResponse<InputStream> response, Object id, Consumer<JsonObject> onEvent) {
     String type = response.headers().firstValue("Content-Type").orElse("");
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+    try (BufferedReader lines =
+        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
       if (!type.startsWith("text/event-stream")) {
         String body = lines.lines().reduce("", String::concat);
-        return body.isEmpty() ? new JsonObject().put("httpStatus", response.statusCode()) : new JsonObject(body).put("httpStatus", response.statusCode());
+        return body.isEmpty()
+            ? new JsonObject().put("httpStatus", response.statusCode())
+            : new JsonObject(body).put("httpStatus", response.statusCode());
       }
       return readEvents(lines, id, onEvent);
     } catch (IOException e) {
@@ -90,7 +97,8 @@ public final class HttpMcpClient implements McpClient {
   }
 
   /** Reads SSE events until the response to {@code id}; null when the stream ends first. */
-  public JsonObject readEvents(BufferedReader lines, Object id, Consumer<JsonObject> onEvent) throws IOException {
+  public JsonObject readEvents(BufferedReader lines, Object id, Consumer<JsonObject> onEvent)
+      throws IOException {
     StringBuilder data = new StringBuilder();
     String line;
     while ((line = lines.readLine()) != null) {
@@ -101,7 +109,8 @@ public final class HttpMcpClient implements McpClient {
       } else if (line.isEmpty() && data.length() > 0) {
         JsonObject message = new JsonObject(data.toString());
         data.setLength(0);
-        if (message.getValue("method") == null && String.valueOf(id).equals(String.valueOf(message.getValue("id")))) {
+        if (message.getValue("method") == null
+            && String.valueOf(id).equals(String.valueOf(message.getValue("id")))) {
           return message;
         }
         received.add(message);
@@ -119,7 +128,8 @@ public final class HttpMcpClient implements McpClient {
     }
     HttpResponse<String> response = raw(post(message).build());
     if (response.statusCode() != 202) {
-      throw new AssertionError("notification answered " + response.statusCode() + ": " + response.body());
+      throw new AssertionError(
+          "notification answered " + response.statusCode() + ": " + response.body());
     }
   }
 

@@ -19,7 +19,8 @@ public final class InProcessSonde implements SondeUnderTest {
     flags.putAll(overrides);
     SondeConfig config = ConfigLoader.load(null, Map.of(), flags);
     try {
-      sonde = Sonde.start(config).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      sonde =
+          Sonde.start(config).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new IllegalStateException("Sonde did not start", e);
     }

@@ -34,7 +34,8 @@ public interface McpClient extends AutoCloseable {
             new JsonObject()
                 .put("protocolVersion", version)
                 .put("capabilities", new JsonObject())
-                .put("clientInfo", new JsonObject().put("name", "sonde-tests").put("version", "1")));
+                .put(
+                    "clientInfo", new JsonObject().put("name", "sonde-tests").put("version", "1")));
     notify("notifications/initialized", null);
     return response;
   }

@@ -26,38 +26,63 @@ public final class PackagedSonde implements SondeUnderTest {
   public final List<String> stderr = Collections.synchronizedList(new ArrayList<>());
 
   public PackagedSonde(String... extraArgs) {
+    this(true, extraArgs);
+  }
+
+  /** {@code java -jar target/sonde.jar} exactly, without the test family. */
+  public static PackagedSonde plainJar(String... args) {
+    return new PackagedSonde(false, args);
+  }
+
+  private PackagedSonde(boolean withTestFamily, String... extraArgs) {
     Path jar = Path.of(System.getProperty("sonde.jar", "target/sonde.jar"));
     if (!Files.exists(jar)) {
       throw new IllegalStateException(jar + " is missing: run mvn package first");
     }
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", jar + File.pathSeparator + "target/test-classes",
-        "dev.sonde.Sonde", "--port", "0", "--conformance"));
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> command =
+        withTestFamily
+            ? new ArrayList<>(
+                List.of(
+                    java,
+                    "-cp",
+                    jar + File.pathSeparator + "target/test-classes",
+                    "dev.sonde.Sonde",
+                    "--port",
+                    "0",
+                    "--conformance"))
+            : new ArrayList<>(List.of(java, "-jar", jar.toString(), "--port", "0"));
     command.addAll(List.of(extraArgs));
     ProcessBuilder builder = new ProcessBuilder(command);
-    builder.environment().put("SONDE_FAMILIES_EXTRA", EXTRA_FAMILY);
+    if (withTestFamily) {
+      builder.environment().put("SONDE_FAMILIES_EXTRA", EXTRA_FAMILY);
+    }
     try {
       process = builder.start();
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
     CompletableFuture<Integer> listening = new CompletableFuture<>();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = lines.readLine()) != null) {
-          stderr.add(line);
-          Matcher m = LISTENING.matcher(line);
-          if (m.find()) {
-            listening.complete(Integer.parseInt(m.group(1)));
-          }
-        }
-      } catch (IOException e) {
-        // process ended
-      }
-      listening.completeExceptionally(new IllegalStateException("Sonde exited: " + stderr));
-    }, "sonde-stderr");
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader lines =
+                  new BufferedReader(
+                      new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                  stderr.add(line);
+                  Matcher m = LISTENING.matcher(line);
+                  if (m.find()) {
+                    listening.complete(Integer.parseInt(m.group(1)));
+                  }
+                }
+              } catch (IOException e) {
+                // process ended
+              }
+              listening.completeExceptionally(new IllegalStateException("Sonde exited: " + stderr));
+            },
+            "sonde-stderr");
     reader.setDaemon(true);
     reader.start();
     try {

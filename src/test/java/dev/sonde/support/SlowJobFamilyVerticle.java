@@ -30,9 +30,17 @@ public final class SlowJobFamilyVerticle extends FamilyVerticle {
             .input(
                 Schemas.prop(
                     Schemas.prop(
-                        Schemas.prop(Schemas.object(), "steps", Schemas.integer("how many steps", 1, 1000), true),
-                        "stepMillis", Schemas.integer("milliseconds per step", 0, 10_000), false),
-                    "failAt", Schemas.integer("fail with a tool error at this step", 1, 1000), false))
+                        Schemas.prop(
+                            Schemas.object(),
+                            "steps",
+                            Schemas.integer("how many steps", 1, 1000),
+                            true),
+                        "stepMillis",
+                        Schemas.integer("milliseconds per step", 0, 10_000),
+                        false),
+                    "failAt",
+                    Schemas.integer("fail with a tool error at this step", 1, 1000),
+                    false))
             .mode(ExecutionMode.JOB)
             .tasks(TaskSupport.OPTIONAL)
             .build();
@@ -53,7 +61,14 @@ public final class SlowJobFamilyVerticle extends FamilyVerticle {
         }
         ctx.log("debug", "debug detail of step " + i);
         ctx.log("info", "step " + i + " of " + steps);
-        ctx.job().step("step-" + i, true, "step " + i + " of " + steps, i, (double) steps, new JsonObject().put("i", i));
+        ctx.job()
+            .step(
+                "step-" + i,
+                true,
+                "step " + i + " of " + steps,
+                i,
+                (double) steps,
+                new JsonObject().put("i", i));
         if (!ctx.job().sleep(stepMillis)) {
           throw new CancelledException(ctx.cancelReason());
         }

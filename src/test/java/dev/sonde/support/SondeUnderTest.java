@@ -20,7 +20,9 @@ public interface SondeUnderTest extends AutoCloseable {
     try {
       HttpResponse<String> response =
           HttpClient.newHttpClient()
-              .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path)).build(), HttpResponse.BodyHandlers.ofString());
+              .send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path)).build(),
+                  HttpResponse.BodyHandlers.ofString());
       return new JsonObject(response.body()).put("httpStatus", response.statusCode());
     } catch (Exception e) {
       throw new AssertionError(e);

@@ -19,6 +19,7 @@ public final class StdioMcpClient implements McpClient {
   private final OutputStream stdin;
   private final Map<String, CompletableFuture<JsonObject>> pending = new ConcurrentHashMap<>();
   private final List<JsonObject> received = Collections.synchronizedList(new ArrayList<>());
+
   /** Lines on stdout that were not JSON-RPC: must stay empty. */
   public final List<String> strayLines = Collections.synchronizedList(new ArrayList<>());
 
@@ -35,7 +36,9 @@ public final class StdioMcpClient implements McpClient {
   }
 
   private void readLoop() {
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader lines =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = lines.readLine()) != null) {
         JsonObject message;
@@ -46,7 +49,9 @@ public final class StdioMcpClient implements McpClient {
           continue;
         }
         CompletableFuture<JsonObject> answer =
-            message.getValue("method") == null ? pending.remove(String.valueOf(message.getValue("id"))) : null;
+            message.getValue("method") == null
+                ? pending.remove(String.valueOf(message.getValue("id")))
+                : null;
         if (answer != null) {
           answer.complete(message);
         } else {

@@ -26,11 +26,15 @@ public final class WebSocketMcpClient implements McpClient {
 
   public WebSocketMcpClient(int port, String origin) {
     try {
-      WebSocket.Builder builder = HttpClient.newHttpClient().newWebSocketBuilder().subprotocols("mcp");
+      WebSocket.Builder builder =
+          HttpClient.newHttpClient().newWebSocketBuilder().subprotocols("mcp");
       if (origin != null) {
         builder.header("Origin", origin);
       }
-      socket = builder.buildAsync(URI.create("ws://127.0.0.1:" + port + "/mcp/ws"), new Listener()).get(10, TimeUnit.SECONDS);
+      socket =
+          builder
+              .buildAsync(URI.create("ws://127.0.0.1:" + port + "/mcp/ws"), new Listener())
+              .get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new IllegalStateException("WebSocket connect failed: " + e.getMessage(), e);
     }
@@ -87,7 +91,9 @@ public final class WebSocketMcpClient implements McpClient {
         JsonObject message = new JsonObject(text.toString());
         text.setLength(0);
         CompletableFuture<JsonObject> answer =
-            message.getValue("method") == null ? pending.remove(String.valueOf(message.getValue("id"))) : null;
+            message.getValue("method") == null
+                ? pending.remove(String.valueOf(message.getValue("id")))
+                : null;
         if (answer != null) {
           answer.complete(message);
         } else {

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@code tools/list} of a default server, kept as a file so every schema change shows up in
- * review. After a deliberate change: {@code mvn test -Dtest=ToolsListGoldenTest -Dsonde.updateGolden=true}.
+ * review. After a deliberate change: {@code mvn test -Dtest=ToolsListGoldenTest
+ * -Dsonde.updateGolden=true}.
  */
 class ToolsListGoldenTest {
   private static final Path GOLDEN = Path.of("src/test/resources/golden/tools-list.json");
@@ -28,7 +29,9 @@ class ToolsListGoldenTest {
       Files.createDirectories(GOLDEN.getParent());
       Files.writeString(GOLDEN, actual);
     }
-    assertEquals(Files.readString(GOLDEN), actual,
+    assertEquals(
+        Files.readString(GOLDEN),
+        actual,
         "tools/list changed; if that is intended, rerun with -Dsonde.updateGolden=true and commit the file");
   }
 }

@@ -55,15 +55,29 @@ class WebSocketTransportTest {
   void aMessageOverTheLimitClosesTheSocket() throws Exception {
     WebSocketMcpClient client = new WebSocketMcpClient(sonde.port());
     client.initialize("2025-11-25");
-    client.socket().sendText(new JsonObject().put("jsonrpc", "2.0").put("id", 1).put("method", "ping")
-        .put("params", new JsonObject().put("pad", "x".repeat(10_000))).encode(), true).join();
+    client
+        .socket()
+        .sendText(
+            new JsonObject()
+                .put("jsonrpc", "2.0")
+                .put("id", 1)
+                .put("method", "ping")
+                .put("params", new JsonObject().put("pad", "x".repeat(10_000)))
+                .encode(),
+            true)
+        .join();
     assertEquals(1009, client.closeCode.get(5, TimeUnit.SECONDS));
   }
 
   @Test
   void aForeignOriginCannotOpenASocket() {
-    Exception refused = assertThrows(IllegalStateException.class, () -> new WebSocketMcpClient(sonde.port(), "http://evil.example.com"));
-    assertTrue(refused.getMessage().contains("403") || refused.getMessage().contains("WebSocket"), refused.getMessage());
+    Exception refused =
+        assertThrows(
+            IllegalStateException.class,
+            () -> new WebSocketMcpClient(sonde.port(), "http://evil.example.com"));
+    assertTrue(
+        refused.getMessage().contains("403") || refused.getMessage().contains("WebSocket"),
+        refused.getMessage());
   }
 
   @Test

@@ -14,7 +14,9 @@ import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
 
-/** What the server is doing: tools per family, transports and sessions, running jobs, uptime, heap. */
+/**
+ * What the server is doing: tools per family, transports and sessions, running jobs, uptime, heap.
+ */
 final class DebugMcpStatusTool implements Tool {
   private static final ToolSpec SPEC =
       ToolSpec.builder("debug_mcp_status")
@@ -24,8 +26,11 @@ final class DebugMcpStatusTool implements Tool {
                   + " jobs, uptime and heap. For troubleshooting, not for data questions.")
           .output(
               Schemas.prop(
-                  Schemas.prop(Schemas.result(), "toolCount", new JsonObject().put("type", "integer"), true),
-                  "families", new JsonObject().put("type", "object"), true))
+                  Schemas.prop(
+                      Schemas.result(), "toolCount", new JsonObject().put("type", "integer"), true),
+                  "families",
+                  new JsonObject().put("type", "object"),
+                  true))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
@@ -47,19 +52,24 @@ final class DebugMcpStatusTool implements Tool {
     return ctx.vertx()
         .eventBus()
         .<JsonObject>request(CallHeaders.MCP_STATUS_ADDRESS, new JsonObject())
-        .map(reply -> {
-          JsonObject status = reply.body().copy();
-          JsonArray running = new JsonArray();
-          jobs.list().stream().filter(j -> !j.status().isFinal()).forEach(j -> running.add(j.summary()));
-          Runtime rt = Runtime.getRuntime();
-          status
-              .put("runningJobs", running)
-              .put("uptime", Duration.between(startedAt, Instant.now()).toString())
-              .put("heap", new JsonObject()
-                  .put("usedMb", (rt.totalMemory() - rt.freeMemory()) >> 20)
-                  .put("committedMb", rt.totalMemory() >> 20)
-                  .put("maxMb", rt.maxMemory() >> 20));
-          return ToolResult.structured(status);
-        });
+        .map(
+            reply -> {
+              JsonObject status = reply.body().copy();
+              JsonArray running = new JsonArray();
+              jobs.list().stream()
+                  .filter(j -> !j.status().isFinal())
+                  .forEach(j -> running.add(j.summary()));
+              Runtime rt = Runtime.getRuntime();
+              status
+                  .put("runningJobs", running)
+                  .put("uptime", Duration.between(startedAt, Instant.now()).toString())
+                  .put(
+                      "heap",
+                      new JsonObject()
+                          .put("usedMb", (rt.totalMemory() - rt.freeMemory()) >> 20)
+                          .put("committedMb", rt.totalMemory() >> 20)
+                          .put("maxMb", rt.maxMemory() >> 20));
+              return ToolResult.structured(status);
+            });
   }
 }

@@ -29,11 +29,18 @@ final class GetVersionTool implements Tool {
               Schemas.prop(
                   Schemas.prop(
                       Schemas.prop(
-                          Schemas.prop(Schemas.result(), "sonde", Schemas.string("Sonde version"), true),
-                          "java", Schemas.string("Java runtime version"), true),
-                      "vertx", Schemas.string("Vert.x version"), true),
+                          Schemas.prop(
+                              Schemas.result(), "sonde", Schemas.string("Sonde version"), true),
+                          "java",
+                          Schemas.string("Java runtime version"),
+                          true),
+                      "vertx",
+                      Schemas.string("Vert.x version"),
+                      true),
                   "engines",
-                  new JsonObject().put("type", "object").put("description", "embedded engine versions by name"),
+                  new JsonObject()
+                      .put("type", "object")
+                      .put("description", "embedded engine versions by name"),
                   true))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();

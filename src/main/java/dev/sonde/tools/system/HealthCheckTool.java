@@ -23,11 +23,21 @@ final class HealthCheckTool implements Tool {
           .title("Health check")
           .description(
               "Checks the process, the event bus and that every tool family answers within "
-                  + FAMILY_BUDGET_MILLIS + " ms. status is ok or degraded; degraded lists what failed.")
+                  + FAMILY_BUDGET_MILLIS
+                  + " ms. status is ok or degraded; degraded lists what failed.")
           .output(
               Schemas.prop(
-                  Schemas.prop(Schemas.result(), "status", new JsonObject().put("type", "string").put("enum", new io.vertx.core.json.JsonArray().add("ok").add("degraded")), true),
-                  "families", new JsonObject().put("type", "object"), true))
+                  Schemas.prop(
+                      Schemas.result(),
+                      "status",
+                      new JsonObject()
+                          .put("type", "string")
+                          .put(
+                              "enum", new io.vertx.core.json.JsonArray().add("ok").add("degraded")),
+                      true),
+                  "families",
+                  new JsonObject().put("type", "object"),
+                  true))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
@@ -47,41 +57,69 @@ final class HealthCheckTool implements Tool {
     long t0 = System.nanoTime();
     return ctx.vertx()
         .eventBus()
-        .<JsonObject>request(CallHeaders.MCP_STATUS_ADDRESS, new JsonObject(), new DeliveryOptions().setSendTimeout(FAMILY_BUDGET_MILLIS))
-        .compose(status -> {
-          long busMicros = (System.nanoTime() - t0) / 1000;
-          List<String> families = new ArrayList<>(status.body().getJsonObject("families").fieldNames());
-          List<Future<JsonObject>> pings = families.stream().map(f -> ping(ctx, f)).toList();
-          return Future.join(pings).transform(done -> {
-            JsonObject byFamily = new JsonObject();
-            boolean ok = true;
-            for (int i = 0; i < families.size(); i++) {
-              JsonObject result = pings.get(i).result();
-              ok &= result.getBoolean("ok");
-              byFamily.put(families.get(i), result);
-            }
-            Runtime rt = Runtime.getRuntime();
-            JsonObject health =
-                new JsonObject()
-                    .put("status", ok ? "ok" : "degraded")
-                    .put("uptime", Duration.between(startedAt, Instant.now()).toString())
-                    .put("process", new JsonObject().put("ok", true).put("heapUsedMb", (rt.totalMemory() - rt.freeMemory()) >> 20).put("heapMaxMb", rt.maxMemory() >> 20))
-                    .put("eventBus", new JsonObject().put("ok", true).put("roundTripMicros", busMicros))
-                    .put("families", byFamily);
-            return Future.succeededFuture(ToolResult.structured(health));
-          });
-        });
+        .<JsonObject>request(
+            CallHeaders.MCP_STATUS_ADDRESS,
+            new JsonObject(),
+            new DeliveryOptions().setSendTimeout(FAMILY_BUDGET_MILLIS))
+        .compose(
+            status -> {
+              long busMicros = (System.nanoTime() - t0) / 1000;
+              List<String> families =
+                  new ArrayList<>(status.body().getJsonObject("families").fieldNames());
+              List<Future<JsonObject>> pings = families.stream().map(f -> ping(ctx, f)).toList();
+              return Future.join(pings)
+                  .transform(
+                      done -> {
+                        JsonObject byFamily = new JsonObject();
+                        boolean ok = true;
+                        for (int i = 0; i < families.size(); i++) {
+                          JsonObject result = pings.get(i).result();
+                          ok &= result.getBoolean("ok");
+                          byFamily.put(families.get(i), result);
+                        }
+                        Runtime rt = Runtime.getRuntime();
+                        JsonObject health =
+                            new JsonObject()
+                                .put("status", ok ? "ok" : "degraded")
+                                .put(
+                                    "uptime", Duration.between(startedAt, Instant.now()).toString())
+                                .put(
+                                    "process",
+                                    new JsonObject()
+                                        .put("ok", true)
+                                        .put(
+                                            "heapUsedMb",
+                                            (rt.totalMemory() - rt.freeMemory()) >> 20)
+                                        .put("heapMaxMb", rt.maxMemory() >> 20))
+                                .put(
+                                    "eventBus",
+                                    new JsonObject()
+                                        .put("ok", true)
+                                        .put("roundTripMicros", busMicros))
+                                .put("families", byFamily);
+                        return Future.succeededFuture(ToolResult.structured(health));
+                      });
+            });
   }
 
   private static Future<JsonObject> ping(ToolContext ctx, String family) {
     long t0 = System.nanoTime();
-    DeliveryOptions options = new DeliveryOptions().setSendTimeout(FAMILY_BUDGET_MILLIS).addHeader(CallHeaders.TOOL, CallHeaders.PING);
+    DeliveryOptions options =
+        new DeliveryOptions()
+            .setSendTimeout(FAMILY_BUDGET_MILLIS)
+            .addHeader(CallHeaders.TOOL, CallHeaders.PING);
     return ctx.vertx()
         .eventBus()
         .request(CallHeaders.FAMILY_PREFIX + family, new JsonObject(), options)
-        .transform(ar -> Future.succeededFuture(
-            ar.succeeded()
-                ? new JsonObject().put("ok", true).put("millis", (System.nanoTime() - t0) / 1_000_000)
-                : new JsonObject().put("ok", false).put("error", "no answer within " + FAMILY_BUDGET_MILLIS + " ms")));
+        .transform(
+            ar ->
+                Future.succeededFuture(
+                    ar.succeeded()
+                        ? new JsonObject()
+                            .put("ok", true)
+                            .put("millis", (System.nanoTime() - t0) / 1_000_000)
+                        : new JsonObject()
+                            .put("ok", false)
+                            .put("error", "no answer within " + FAMILY_BUDGET_MILLIS + " ms")));
   }
 }

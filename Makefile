@@ -1,0 +1,33 @@
+# Sonde's front door: each target is one line over Maven or a script. `make help` lists them.
+MVN ?= mvn -B
+JAR := target/sonde.jar
+SOURCES := pom.xml $(shell find src/main webroot -type f 2>/dev/null)
+
+.DEFAULT_GOAL := help
+.PHONY: help run jar test test-deps bench fmt clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+run: $(JAR) ## build if needed, then start Sonde on 127.0.0.1:8080 with conf/sonde.yaml
+	java -jar $(JAR) --config conf/sonde.yaml
+
+jar: $(JAR) ## build target/sonde.jar (runnable: java -jar target/sonde.jar --help)
+
+$(JAR): $(SOURCES)
+	$(MVN) -q package -DskipTests
+
+test: test-deps ## run every test: unit, transports, packaged jar, TypeScript SDK, conformance suite, Chromium
+	$(MVN) verify
+
+test-deps: ## install what the tests drive: Node clients (npm ci) and Chromium
+	bash .ci/test-deps
+
+bench: $(JAR) test-deps ## measure tools/call round trips against the TypeScript reference server and bare Vert.x
+	bash bench/run
+
+fmt: ## format the Java sources (google-java-format)
+	$(MVN) spotless:apply
+
+clean: ## remove build output
+	$(MVN) -q clean

@@ -1,0 +1,90 @@
+package dev.sonde.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sonde.support.NodeScript;
+import dev.sonde.support.PackagedSonde;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** Clients people actually use, against the packaged jar. */
+class RealClientsIT {
+  @Test
+  void theOfficialTypeScriptClientWorksOverHttpAndWebSocket() throws Exception {
+    PackagedSonde sonde = PackagedHttpIT.Holder.get();
+    NodeScript.Outcome outcome =
+        NodeScript.run(
+            Path.of("target"),
+            180,
+            NodeScript.script("ts-client.mjs"),
+            String.valueOf(sonde.port()));
+    assertEquals(0, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("10 passed, 0 failed"), outcome.output());
+  }
+
+  @Test
+  void theConformanceSuitePassesAgainstTheJarWithTheConformanceFlag() throws Exception {
+    try (PackagedSonde sonde = PackagedSonde.plainJar("--conformance")) {
+      NodeScript.Outcome outcome =
+          NodeScript.run(
+              Path.of("target/conformance"),
+              600,
+              NodeScript.script("node_modules/@modelcontextprotocol/conformance/dist/index.js"),
+              "server",
+              "--url",
+              "http://localhost:" + sonde.port() + "/mcp");
+      assertEquals(0, outcome.exitCode(), outcome.output());
+      Matcher scenarios = Pattern.compile("(?m)^✓ ").matcher(outcome.output());
+      long passedScenarios = scenarios.results().count();
+      assertEquals(30, passedScenarios, outcome.output());
+      assertTrue(
+          outcome.output().matches("(?s).*Total: \\d+ passed, 0 failed.*"), outcome.output());
+    }
+  }
+
+  @Test
+  void withoutTheFlagNoFixtureIsServed() throws Exception {
+    try (PackagedSonde sonde = PackagedSonde.plainJar()) {
+      var client = new dev.sonde.support.HttpMcpClient(sonde.port());
+      client.initialize("2025-11-25");
+      String tools = client.request(1, "tools/list", null).encode();
+      assertTrue(tools.contains("get_version"));
+      assertTrue(!tools.contains("test_") && !tools.contains("json_schema"), tools);
+      assertEquals(
+          0,
+          client
+              .request(2, "resources/list", null)
+              .getJsonObject("result")
+              .getJsonArray("resources")
+              .size());
+      assertEquals(
+          0,
+          client
+              .request(3, "prompts/list", null)
+              .getJsonObject("result")
+              .getJsonArray("prompts")
+              .size());
+    }
+  }
+
+  @Test
+  void headlessChromiumWatchesJobsLiveThroughAReconnectAndCancelsOne() throws Exception {
+    PackagedSonde sonde = PackagedHttpIT.Holder.get();
+    Path shots = Path.of("target/screenshots").toAbsolutePath();
+    Files.createDirectories(shots);
+    NodeScript.Outcome outcome =
+        NodeScript.run(
+            Path.of("target"),
+            180,
+            NodeScript.script("job-view.mjs"),
+            String.valueOf(sonde.port()),
+            shots.toString());
+    assertEquals(0, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("3 passed, 0 failed"), outcome.output());
+    assertTrue(Files.size(shots.resolve("job-view.png")) > 10_000);
+  }
+}
