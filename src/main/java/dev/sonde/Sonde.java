@@ -12,6 +12,8 @@ import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.FamilyVerticle;
 import dev.sonde.tools.PromptProvider;
 import dev.sonde.tools.ResourceProvider;
+import dev.sonde.tools.ToolResult;
+import dev.sonde.tools.ToolResultCodec;
 import dev.sonde.tools.conformance.ConformanceFamilyVerticle;
 import dev.sonde.tools.conformance.ConformancePrompts;
 import dev.sonde.tools.conformance.ConformanceResources;
@@ -25,6 +27,7 @@ import dev.sonde.web.WebSocketTransport;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -149,7 +152,12 @@ public final class Sonde {
 
   /** Starts a Sonde with this configuration; the future completes once it listens. */
   public static Future<Sonde> start(SondeConfig config) {
-    Vertx vertx = Vertx.vertx();
+    VertxOptions options = new VertxOptions();
+    if (config.server().eventLoops() > 0) {
+      options.setEventLoopPoolSize(config.server().eventLoops());
+    }
+    Vertx vertx = Vertx.vertx(options);
+    vertx.eventBus().registerDefaultCodec(ToolResult.class, new ToolResultCodec());
     Instant startedAt = Instant.now();
     JobRegistry jobs =
         new JobRegistry(vertx, config.jobs().historyPerJob(), config.jobs().retainFinished());
@@ -218,7 +226,7 @@ public final class Sonde {
     OriginGuard guard = new OriginGuard(config.server().allowedOrigins());
     StreamableHttpTransport http = new StreamableHttpTransport(vertx, server, config);
     WebSocketTransport webSocket =
-        new WebSocketTransport(server, guard, config.server().maxWebSocketMessageBytes());
+        new WebSocketTransport(server, config.server().maxWebSocketMessageBytes());
     JobsApi jobsApi = new JobsApi(vertx, jobs, config.server().keepAliveSeconds() * 1000L);
     int requested = config.server().port();
     if (requested != 0) {

@@ -213,6 +213,7 @@ public final class ConfigLoader {
 
   private static void validate(SondeConfig c) {
     range("server.port", c.server().port(), 0, 65535);
+    range("server.eventLoops", c.server().eventLoops(), 0, 256);
     range("server.instances", c.server().instances(), 1, 64);
     range("server.maxRequestBytes", c.server().maxRequestBytes(), 1024, 1 << 30);
     range("server.maxWebSocketMessageBytes", c.server().maxWebSocketMessageBytes(), 1024, 1 << 30);

@@ -16,6 +16,7 @@ public record SondeConfig(
       boolean enabled,
       String host,
       int port,
+      int eventLoops,
       int instances,
       List<String> allowedOrigins,
       int maxRequestBytes,
@@ -51,7 +52,7 @@ public record SondeConfig(
   public static SondeConfig defaults() {
     return new SondeConfig(
         new ServerConfig(
-            true, "127.0.0.1", 8080, 1, List.of(), 4 * 1024 * 1024, 4 * 1024 * 1024, 15),
+            true, "127.0.0.1", 8080, 1, 1, List.of(), 4 * 1024 * 1024, 4 * 1024 * 1024, 15),
         new McpConfig(50, 30, 60, "info", "local", false),
         new JobsConfig(8, 1000, 200, true, 3600),
         new DataConfig("data"),

@@ -14,6 +14,7 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
@@ -214,9 +215,11 @@ final class ToolCaller {
       Consumer<JsonObject> onStep) {
     ToolSpec spec = tool.spec();
     long timeout = spec.timeout() != null ? spec.timeout().toMillis() : defaultTimeoutMillis;
+    boolean onEventLoop = spec.mode() == ExecutionMode.EVENT_LOOP;
     DeliveryOptions options =
         new DeliveryOptions()
-            .setSendTimeout(timeout + 5_000)
+            // a blocking tool answers at its deadline by itself; an event-loop tool is timed here
+            .setSendTimeout(onEventLoop ? timeout : timeout + 5_000)
             .addHeader(CallHeaders.TOOL, spec.name())
             .addHeader(CallHeaders.SESSION, session.id())
             .addHeader(CallHeaders.REQUEST, String.valueOf(requestId))
@@ -251,9 +254,23 @@ final class ToolCaller {
       reply = vertx.eventBus().request(CallHeaders.FAMILY_PREFIX + tool.family(), args, options);
     }
     return reply
-        .map(m -> (JsonObject) m.body())
+        .map(m -> ((ToolResult) m.body()).toJson())
         .recover(
-            failure -> Future.failedFuture(asProtocolError(spec.name(), tool.family(), failure)))
+            failure -> {
+              if (onEventLoop
+                  && failure instanceof ReplyException e
+                  && e.failureType() == ReplyFailure.TIMEOUT) {
+                publishCancel(callId, "timed out");
+                return Future.succeededFuture(
+                    ToolResult.error(
+                            spec.name()
+                                + " timed out after "
+                                + (timeout + 999) / 1000
+                                + " s and was stopped; narrow the request and try again")
+                        .toJson());
+              }
+              return Future.failedFuture(asProtocolError(spec.name(), tool.family(), failure));
+            })
         .onComplete(ar -> consumers.forEach(MessageConsumer::unregister));
   }
 

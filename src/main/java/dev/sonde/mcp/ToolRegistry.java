@@ -20,7 +20,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class ToolRegistry {
   /** A tool as the protocol engine sees it: its spec, the family that answers it, its validator. */
-  public record RegisteredTool(ToolSpec spec, String family, Validator validator) {}
+  public record RegisteredTool(
+      ToolSpec spec,
+      String family,
+      Validator check,
+      Validator explain,
+      boolean acceptsNoArguments) {}
 
   private final Map<String, RegisteredTool> tools = new LinkedHashMap<>();
   private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
@@ -38,7 +43,13 @@ public final class ToolRegistry {
                 + family
                 + ")");
       }
-      tools.put(spec.name(), new RegisteredTool(spec, family, compile(spec)));
+      Validator check = compile(spec, OutputFormat.Flag);
+      // the verdict on {} never changes, and argument-less calls are the most common ones
+      boolean acceptsNoArguments = Boolean.TRUE.equals(check.validate(new JsonObject()).getValid());
+      tools.put(
+          spec.name(),
+          new RegisteredTool(
+              spec, family, check, compile(spec, OutputFormat.Basic), acceptsNoArguments));
     }
     listing = tools.values().stream().map(t -> t.spec().toJson()).toList();
     listeners.forEach(Runnable::run);
@@ -70,10 +81,14 @@ public final class ToolRegistry {
 
   /** Returns null when the arguments fit the tool's schema, else what to change. */
   public static String validate(RegisteredTool tool, JsonObject arguments) {
-    OutputUnit unit = tool.validator().validate(arguments);
-    if (Boolean.TRUE.equals(unit.getValid())) {
+    if (arguments.isEmpty() && tool.acceptsNoArguments()) {
       return null;
     }
+    // the flag format only answers valid or not, cheaply; the detailed one runs to word an error
+    if (Boolean.TRUE.equals(tool.check().validate(arguments).getValid())) {
+      return null;
+    }
+    OutputUnit unit = tool.explain().validate(arguments);
     List<String> problems = new ArrayList<>();
     collect(unit, problems);
     if (problems.isEmpty()) {
@@ -116,13 +131,13 @@ public final class ToolRegistry {
     return slash < 0 ? keywordLocation : keywordLocation.substring(slash + 1);
   }
 
-  private static Validator compile(ToolSpec spec) {
+  private static Validator compile(ToolSpec spec, OutputFormat format) {
     JsonObject schema = spec.inputSchema().copy();
     return Validator.create(
         JsonSchema.of(schema),
         new JsonSchemaOptions()
             .setDraft(Draft.DRAFT202012)
             .setBaseUri("https://sonde.dev/tools/" + spec.name())
-            .setOutputFormat(OutputFormat.Basic));
+            .setOutputFormat(format));
   }
 }

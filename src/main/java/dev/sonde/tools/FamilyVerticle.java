@@ -102,22 +102,15 @@ public abstract class FamilyVerticle extends VerticleBase {
     ToolContext ctx = new ToolContext(vertx, msg.body(), msg.headers(), job);
     running.put(ctx.callId(), ctx);
     AtomicBoolean answered = new AtomicBoolean();
-    long delay = Math.max(1, ctx.deadline() - System.currentTimeMillis());
-    long timer =
-        vertx.setTimer(
-            delay,
-            t -> {
-              String reason =
-                  name + " timed out after " + (delay + 999) / 1000 + " s and was stopped";
-              cancelCall(ctx, reason);
-              if (answered.compareAndSet(false, true)) {
-                msg.reply(ToolResult.error(reason + "; narrow the request and try again").toJson());
-              }
-            });
+    // event-loop tools are bounded by the caller's event-bus timeout, which cancels them; work
+    // that can block gets a deadline here, so its statement is stopped even if nobody waits
+    long timer = spec.mode() == ExecutionMode.EVENT_LOOP ? -1 : deadlineTimer(msg, ctx, answered);
     run(tool, ctx)
         .onComplete(
             ar -> {
-              vertx.cancelTimer(timer);
+              if (timer >= 0) {
+                vertx.cancelTimer(timer);
+              }
               running.remove(ctx.callId());
               if (job != null) {
                 services
@@ -128,17 +121,30 @@ public abstract class FamilyVerticle extends VerticleBase {
                 return;
               }
               if (ar.succeeded()) {
-                msg.reply(ar.result().toJson());
+                msg.reply(ar.result());
               } else if (ar.cause() instanceof ToolException e) {
-                msg.reply(ToolResult.error(e.getMessage()).toJson());
+                msg.reply(ToolResult.error(e.getMessage()));
               } else if (ctx.isCancelled() || ar.cause() instanceof CancelledException) {
-                msg.reply(
-                    ToolResult.error(name + " was cancelled: " + ctx.cancelReason()).toJson());
+                msg.reply(ToolResult.error(name + " was cancelled: " + ctx.cancelReason()));
               } else {
                 LOG.error("tool {} failed", name, ar.cause());
                 msg.fail(INTERNAL_ERROR, "internal error while running " + name);
               }
             });
+  }
+
+  private long deadlineTimer(Message<JsonObject> msg, ToolContext ctx, AtomicBoolean answered) {
+    long delay = Math.max(1, ctx.deadline() - System.currentTimeMillis());
+    return vertx.setTimer(
+        delay,
+        t -> {
+          String reason =
+              ctx.tool() + " timed out after " + (delay + 999) / 1000 + " s and was stopped";
+          cancelCall(ctx, reason);
+          if (answered.compareAndSet(false, true)) {
+            msg.reply(ToolResult.error(reason + "; narrow the request and try again"));
+          }
+        });
   }
 
   private static String outcome(Throwable failure) {

@@ -6,14 +6,15 @@ import dev.sonde.mcp.JsonRpc;
 import dev.sonde.mcp.McpServer;
 import dev.sonde.mcp.ProtocolVersions;
 import dev.sonde.mcp.Session;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +29,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class StreamableHttpTransport {
   public static final String PATH = "/mcp";
-  private static final String SESSION_HEADER = "Mcp-Session-Id";
+  private static final CharSequence SESSION_HEADER = HttpHeaders.createOptimized("Mcp-Session-Id");
+  private static final CharSequence PROTOCOL_HEADER =
+      HttpHeaders.createOptimized("MCP-Protocol-Version");
+  private static final CharSequence JSON = HttpHeaders.createOptimized("application/json");
   private static final int STREAM_LIMIT = 1000;
   private static final int STREAMS_KEPT = 32;
 
@@ -44,25 +48,61 @@ public final class StreamableHttpTransport {
     server.transportStarted("streamable-http");
   }
 
-  void mount(Router router) {
-    router
-        .post(PATH)
-        .handler(BodyHandler.create(false).setBodyLimit(config.server().maxRequestBytes()));
-    router.post(PATH).handler(this::post);
-    router.get(PATH).handler(this::get);
-    router.delete(PATH).handler(this::delete);
-    router.route(PATH).handler(ctx -> plain(ctx.response(), 405, "use POST, GET or DELETE"));
+  /** Handles a request to {@link #PATH} (the hot path skips the router). */
+  void handle(HttpServerRequest request) {
+    switch (request.method().name()) {
+      case "POST" -> readBody(request).onSuccess(body -> post(request, body));
+      case "GET" -> get(request);
+      case "DELETE" -> delete(request);
+      default -> plain(request.response(), 405, "use POST, GET or DELETE");
+    }
   }
 
-  private void post(RoutingContext ctx) {
-    HttpServerRequest request = ctx.request();
-    HttpServerResponse response = ctx.response();
-    String contentType = request.getHeader("Content-Type");
+  /** The whole body, or a 413 answer once it grows past the configured limit. */
+  private Future<Buffer> readBody(HttpServerRequest request) {
+    int limit = config.server().maxRequestBytes();
+    Promise<Buffer> body = Promise.promise();
+    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+    if (length != null && length.length() < 12 && Long.parseLong(length.trim()) > limit) {
+      tooLarge(request, limit);
+      return body.future();
+    }
+    Buffer buffer = Buffer.buffer(length == null ? 256 : Integer.parseInt(length.trim()));
+    request.handler(
+        chunk -> {
+          if (buffer.length() + chunk.length() > limit) {
+            if (body.tryFail("too large")) {
+              tooLarge(request, limit);
+            }
+          } else {
+            buffer.appendBuffer(chunk);
+          }
+        });
+    request.endHandler(v -> body.tryComplete(buffer));
+    request.exceptionHandler(body::tryFail);
+    return body.future();
+  }
+
+  private static void tooLarge(HttpServerRequest request, int limit) {
+    request
+        .response()
+        .setStatusCode(413)
+        .putHeader("Connection", "close")
+        .putHeader("Content-Type", "application/json")
+        .end(
+            JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "request body over " + limit + " bytes")
+                .encode())
+        .onComplete(v -> request.connection().close());
+  }
+
+  private void post(HttpServerRequest request, Buffer body) {
+    HttpServerResponse response = request.response();
+    String contentType = request.getHeader(HttpHeaders.CONTENT_TYPE);
     if (contentType == null || !contentType.toLowerCase().startsWith("application/json")) {
       rpcError(response, 415, JsonRpc.INVALID_REQUEST, "Content-Type must be application/json");
       return;
     }
-    String accept = request.getHeader("Accept");
+    String accept = request.getHeader(HttpHeaders.ACCEPT);
     if (accept != null
         && !(accept.contains("application/json")
             || accept.contains("text/event-stream")
@@ -75,8 +115,7 @@ public final class StreamableHttpTransport {
       return;
     }
     JsonObject message;
-    String body = ctx.body().asString();
-    if (body != null && body.stripLeading().startsWith("[")) {
+    if (startsWithBracket(body)) {
       rpcError(
           response,
           400,
@@ -85,15 +124,15 @@ public final class StreamableHttpTransport {
       return;
     }
     try {
-      message = body == null ? null : new JsonObject(body);
-    } catch (DecodeException e) {
+      message = body.length() == 0 ? null : body.toJsonObject();
+    } catch (DecodeException | ClassCastException e) {
       message = null;
     }
     if (message == null) {
       rpcError(response, 400, JsonRpc.PARSE_ERROR, "the body is not a JSON object");
       return;
     }
-    String version = request.getHeader("MCP-Protocol-Version");
+    String version = request.getHeader(PROTOCOL_HEADER);
     if (version != null && !ProtocolVersions.isSupported(version)) {
       rpcError(
           response,
@@ -106,7 +145,8 @@ public final class StreamableHttpTransport {
       return;
     }
     Session session;
-    if ("initialize".equals(message.getValue("method"))) {
+    boolean initialize = "initialize".equals(message.getValue("method"));
+    if (initialize) {
       session = openSession();
     } else {
       session = session(request, response);
@@ -114,7 +154,9 @@ public final class StreamableHttpTransport {
         return;
       }
     }
-    response.putHeader(SESSION_HEADER, session.id());
+    if (initialize) {
+      response.putHeader(SESSION_HEADER, session.id());
+    }
     if (!JsonRpc.isRequest(message)) {
       server
           .handle(session, message, session.standalone())
@@ -128,7 +170,6 @@ public final class StreamableHttpTransport {
               });
       return;
     }
-    boolean initialize = "initialize".equals(message.getValue("method"));
     PostExchange exchange = new PostExchange(response, session);
     server
         .handle(session, message, exchange)
@@ -141,14 +182,24 @@ public final class StreamableHttpTransport {
             });
   }
 
-  private void get(RoutingContext ctx) {
-    HttpServerRequest request = ctx.request();
-    String accept = request.getHeader("Accept");
+  private static boolean startsWithBracket(Buffer body) {
+    for (int i = 0; i < body.length(); i++) {
+      byte b = body.getByte(i);
+      if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+        return b == '[';
+      }
+    }
+    return false;
+  }
+
+  private void get(HttpServerRequest request) {
+    HttpServerResponse response = request.response();
+    String accept = request.getHeader(HttpHeaders.ACCEPT);
     if (accept == null || !accept.contains("text/event-stream")) {
-      plain(ctx.response(), 405, "GET opens an event stream: send Accept: text/event-stream");
+      plain(response, 405, "GET opens an event stream: send Accept: text/event-stream");
       return;
     }
-    Session session = session(request, ctx.response());
+    Session session = session(request, response);
     if (session == null) {
       return;
     }
@@ -168,15 +219,15 @@ public final class StreamableHttpTransport {
         }
       }
     }
-    ctx.response().setStatusCode(200);
-    stream.attach(ctx.response(), after, session.id(), () -> {});
+    response.setStatusCode(200);
+    stream.attach(response, after, session.id(), () -> {});
   }
 
-  private void delete(RoutingContext ctx) {
-    Session session = session(ctx.request(), ctx.response());
+  private void delete(HttpServerRequest request) {
+    Session session = session(request, request.response());
     if (session != null) {
       server.closeSession(session);
-      ctx.response().setStatusCode(204).end();
+      request.response().setStatusCode(204).end();
     }
   }
 
@@ -228,7 +279,7 @@ public final class StreamableHttpTransport {
   }
 
   private static void json(HttpServerResponse response, int status, JsonObject body) {
-    response.setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
+    response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, JSON).end(body.toBuffer());
   }
 
   private static void plain(HttpServerResponse response, int status, String text) {

@@ -40,21 +40,7 @@ public final class WebServerVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     Router router = Router.router(vertx);
-    router
-        .route()
-        .handler(
-            ctx -> {
-              if (guard.allows(ctx.request())) {
-                ctx.next();
-              } else {
-                ctx.response()
-                    .setStatusCode(403)
-                    .putHeader("Content-Type", "text/plain")
-                    .end("forbidden: Host or Origin is not allowed");
-              }
-            });
     webSocket.mount(router);
-    http.mount(router);
     jobsApi.mount(router);
     router
         .route("/*")
@@ -71,7 +57,20 @@ public final class WebServerVerticle extends VerticleBase {
             .setCompressionSupported(false);
     return vertx
         .createHttpServer(options)
-        .requestHandler(router)
+        .requestHandler(
+            request -> {
+              if (!guard.allows(request)) {
+                request
+                    .response()
+                    .setStatusCode(403)
+                    .putHeader("Content-Type", "text/plain")
+                    .end("forbidden: Host or Origin is not allowed");
+              } else if (StreamableHttpTransport.PATH.equals(request.path())) {
+                http.handle(request);
+              } else {
+                router.handle(request);
+              }
+            })
         .listen(port)
         .onSuccess(s -> server = s);
   }

@@ -30,12 +30,11 @@ public final class WebSocketTransport {
   public static final int FRAME_SLACK = 64 * 1024;
 
   private final McpServer server;
-  private final OriginGuard guard;
   private final int maxMessageBytes;
 
-  public WebSocketTransport(McpServer server, OriginGuard guard, int maxMessageBytes) {
+  /** The origin guard in front of every route has already checked the handshake's Origin. */
+  public WebSocketTransport(McpServer server, int maxMessageBytes) {
     this.server = server;
-    this.guard = guard;
     this.maxMessageBytes = maxMessageBytes;
     server.transportStarted("websocket");
   }
@@ -44,21 +43,16 @@ public final class WebSocketTransport {
     router
         .route(PATH)
         .handler(
-            ctx -> {
-              if (!guard.allows(ctx.request())) {
-                ctx.response().setStatusCode(403).end("forbidden origin or host");
-                return;
-              }
-              ctx.request()
-                  .toWebSocket()
-                  .onSuccess(this::connected)
-                  .onFailure(
-                      e -> {
-                        if (!ctx.response().ended()) {
-                          ctx.response().setStatusCode(400).end("expected a WebSocket upgrade");
-                        }
-                      });
-            });
+            ctx ->
+                ctx.request()
+                    .toWebSocket()
+                    .onSuccess(this::connected)
+                    .onFailure(
+                        e -> {
+                          if (!ctx.response().ended()) {
+                            ctx.response().setStatusCode(400).end("expected a WebSocket upgrade");
+                          }
+                        }));
   }
 
   private void connected(ServerWebSocket ws) {

@@ -11,13 +11,14 @@ import io.vertx.core.json.JsonObject;
 
 /** Versions of Sonde, Java, Vert.x and the embedded database engines. */
 final class GetVersionTool implements Tool {
-  private static final JsonObject VERSIONS =
-      new JsonObject()
-          .put("sonde", Versions.SONDE)
-          .put("java", System.getProperty("java.version"))
-          .put("javaVendor", System.getProperty("java.vendor"))
-          .put("vertx", Versions.VERTX)
-          .put("engines", new JsonObject());
+  private static final ToolResult VERSIONS =
+      ToolResult.structured(
+          new JsonObject()
+              .put("sonde", Versions.SONDE)
+              .put("java", System.getProperty("java.version"))
+              .put("javaVendor", System.getProperty("java.vendor"))
+              .put("vertx", Versions.VERTX)
+              .put("engines", new JsonObject()));
 
   private static final ToolSpec SPEC =
       ToolSpec.builder("get_version")
@@ -52,6 +53,6 @@ final class GetVersionTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return Future.succeededFuture(ToolResult.structured(VERSIONS));
+    return Future.succeededFuture(VERSIONS);
   }
 }
