@@ -61,6 +61,10 @@ public final class Job {
     return session;
   }
 
+  public Instant startedAt() {
+    return startedAt;
+  }
+
   public JobStatus status() {
     return status;
   }

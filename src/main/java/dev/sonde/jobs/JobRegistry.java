@@ -4,6 +4,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -66,10 +67,10 @@ public final class JobRegistry {
     return jobs.get(id);
   }
 
+  /** Every retained job, newest first. */
   public List<Job> list() {
     List<Job> all = new ArrayList<>(jobs.values());
-    all.sort(
-        (a, b) -> b.summary().getString("startedAt").compareTo(a.summary().getString("startedAt")));
+    all.sort(Comparator.comparing(Job::startedAt).reversed());
     return all;
   }
 

@@ -7,6 +7,7 @@ import dev.sonde.tools.PromptProvider;
 import dev.sonde.tools.ResourceProvider;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -86,6 +87,28 @@ public final class McpServer {
   /** Counts a transport as listening, for {@code debug_mcp_status}. */
   public synchronized void transportStarted(String name) {
     transports.merge(name, 1, Integer::sum);
+  }
+
+  /**
+   * For transports that carry one JSON text per frame or line (WebSocket, stdio): parses it,
+   * handles it and sends the answer, or a parse error, back on the same channel.
+   */
+  public void receive(Session session, String text, ClientChannel channel) {
+    JsonObject message;
+    try {
+      message = new JsonObject(text);
+    } catch (DecodeException | ClassCastException e) {
+      channel.send(
+          JsonRpc.error(null, JsonRpc.PARSE_ERROR, "each message must be one JSON-RPC object"));
+      return;
+    }
+    handle(session, message, channel)
+        .onSuccess(
+            response -> {
+              if (response != null) {
+                channel.send(response);
+              }
+            });
   }
 
   /**

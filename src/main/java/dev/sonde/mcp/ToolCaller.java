@@ -82,23 +82,22 @@ final class ToolCaller {
                 tool, arguments == null ? new JsonObject() : (JsonObject) arguments)
             : "\"arguments\" must be an object";
     JsonObject args = arguments instanceof JsonObject a ? a : new JsonObject();
-    String callId = UUID.randomUUID().toString();
+    Call call = new Call(session, requestId, tool, args, token, UUID.randomUUID().toString());
     if (task != null) {
-      return Future.succeededFuture(
-          startTask(session, requestId, tool, args, token, callId, problem, task));
+      return Future.succeededFuture(startTask(call, problem, task));
     }
     if (problem != null) {
       return Future.succeededFuture(ToolResult.error(problem).toJson());
     }
-    InFlightCall call = new InFlightCall(callId);
+    InFlightCall inFlight = new InFlightCall(call.id());
     String key = String.valueOf(requestId);
-    session.calls().put(key, call);
+    session.calls().put(key, inFlight);
     if (cancelOnDisconnect) {
       channel.onClose(() -> cancel(session, requestId, "the client disconnected"));
     }
-    return dispatch(session, requestId, tool, args, token, callId, channel, event -> {})
-        .map(result -> call.cancelled ? null : result)
-        .onComplete(ar -> session.calls().remove(key, call));
+    return dispatch(call, channel, event -> {})
+        .map(result -> inFlight.cancelled ? null : result)
+        .onComplete(ar -> session.calls().remove(key, inFlight));
   }
 
   /** Cancels the call answering {@code requestId}; its response will not be sent. */
@@ -122,20 +121,13 @@ final class ToolCaller {
             CallHeaders.CANCEL_ADDRESS, new JsonObject().put("call", callId).put("reason", reason));
   }
 
-  private JsonObject startTask(
-      Session session,
-      Object requestId,
-      ToolRegistry.RegisteredTool tool,
-      JsonObject args,
-      Object token,
-      String callId,
-      String problem,
-      Object taskParams) {
+  private JsonObject startTask(Call call, String problem, Object taskParams) {
     long ttl = taskTtlMillis;
     if (taskParams instanceof JsonObject p && p.getValue("ttl") instanceof Number n) {
       ttl = Math.min(Math.max(1000, n.longValue()), taskTtlMillis);
     }
-    McpTask task = tasks.create(callId, session.id(), ttl);
+    Session session = call.session();
+    McpTask task = tasks.create(call.id(), session.id(), ttl);
     ClientChannel toSession =
         message -> {
           ClientChannel standalone = session.standalone();
@@ -146,15 +138,7 @@ final class ToolCaller {
     Future<JsonObject> run =
         problem != null
             ? Future.succeededFuture(ToolResult.error(problem).toJson())
-            : dispatch(
-                session,
-                requestId,
-                tool,
-                args,
-                token,
-                callId,
-                toSession,
-                step -> task.message(step.getString("message")));
+            : dispatch(call, toSession, step -> task.message(step.getString("message")));
     run.onComplete(
         ar -> {
           boolean ok = ar.succeeded() && !ar.result().getBoolean("isError", false);
@@ -205,14 +189,10 @@ final class ToolCaller {
   }
 
   private Future<JsonObject> dispatch(
-      Session session,
-      Object requestId,
-      ToolRegistry.RegisteredTool tool,
-      JsonObject args,
-      Object token,
-      String callId,
-      ClientChannel channel,
-      Consumer<JsonObject> onStep) {
+      Call call, ClientChannel channel, Consumer<JsonObject> onStep) {
+    Session session = call.session();
+    ToolRegistry.RegisteredTool tool = call.tool();
+    String callId = call.id();
     ToolSpec spec = tool.spec();
     long timeout = spec.timeout() != null ? spec.timeout().toMillis() : defaultTimeoutMillis;
     boolean onEventLoop = spec.mode() == ExecutionMode.EVENT_LOOP;
@@ -222,17 +202,17 @@ final class ToolCaller {
             .setSendTimeout(onEventLoop ? timeout : timeout + 5_000)
             .addHeader(CallHeaders.TOOL, spec.name())
             .addHeader(CallHeaders.SESSION, session.id())
-            .addHeader(CallHeaders.REQUEST, String.valueOf(requestId))
+            .addHeader(CallHeaders.REQUEST, String.valueOf(call.requestId()))
             .addHeader(CallHeaders.ACCOUNT, session.account())
             .addHeader(CallHeaders.DEADLINE, String.valueOf(System.currentTimeMillis() + timeout))
             .addHeader(CallHeaders.CALL, callId);
-    if (token != null) {
-      options.addHeader(CallHeaders.PROGRESS_TOKEN, String.valueOf(token));
+    if (call.progressToken() != null) {
+      options.addHeader(CallHeaders.PROGRESS_TOKEN, String.valueOf(call.progressToken()));
     }
     Future<Message<Object>> reply;
     List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
     if (spec.mode() == ExecutionMode.JOB) {
-      ProgressRelay relay = new ProgressRelay(token, channel, onStep);
+      ProgressRelay relay = new ProgressRelay(call.progressToken(), channel, onStep);
       consumers.add(
           vertx
               .eventBus()
@@ -249,9 +229,11 @@ final class ToolCaller {
                   v ->
                       vertx
                           .eventBus()
-                          .request(CallHeaders.FAMILY_PREFIX + tool.family(), args, options));
+                          .request(
+                              CallHeaders.FAMILY_PREFIX + tool.family(), call.args(), options));
     } else {
-      reply = vertx.eventBus().request(CallHeaders.FAMILY_PREFIX + tool.family(), args, options);
+      reply =
+          vertx.eventBus().request(CallHeaders.FAMILY_PREFIX + tool.family(), call.args(), options);
     }
     return reply
         .map(m -> ((ToolResult) m.body()).toJson())
@@ -332,6 +314,17 @@ final class ToolCaller {
     channel.send(JsonRpc.request(id, method, params));
     return promise.future().onComplete(ar -> session.clientRequests().remove(id));
   }
+
+  /**
+   * One tools/call: who asked, for which tool, with what, and its id (also its job's and task's).
+   */
+  private record Call(
+      Session session,
+      Object requestId,
+      ToolRegistry.RegisteredTool tool,
+      JsonObject args,
+      Object progressToken,
+      String id) {}
 
   /** Turns job steps into progress notifications carrying the client's own token. */
   private static final class ProgressRelay {

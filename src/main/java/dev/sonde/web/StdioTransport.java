@@ -1,11 +1,9 @@
 package dev.sonde.web;
 
 import dev.sonde.mcp.ClientChannel;
-import dev.sonde.mcp.JsonRpc;
 import dev.sonde.mcp.McpServer;
 import dev.sonde.mcp.Session;
 import io.vertx.core.Context;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -46,7 +44,7 @@ public final class StdioTransport {
                 while ((line = lines.readLine()) != null) {
                   String text = line;
                   if (!text.isBlank()) {
-                    context.runOnContext(v -> receive(session, channel, text));
+                    context.runOnContext(v -> server.receive(session, text, channel));
                   }
                 }
               } catch (IOException e) {
@@ -61,24 +59,6 @@ public final class StdioTransport {
             "sonde-stdio-reader");
     reader.setDaemon(true);
     reader.start();
-  }
-
-  private void receive(Session session, ClientChannel channel, String line) {
-    JsonObject message;
-    try {
-      message = new JsonObject(line);
-    } catch (DecodeException | ClassCastException e) {
-      write(JsonRpc.error(null, JsonRpc.PARSE_ERROR, "each line must be one JSON-RPC object"));
-      return;
-    }
-    server
-        .handle(session, message, channel)
-        .onSuccess(
-            response -> {
-              if (response != null) {
-                write(response);
-              }
-            });
   }
 
   private void write(JsonObject message) {

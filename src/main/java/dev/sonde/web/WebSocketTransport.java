@@ -1,15 +1,12 @@
 package dev.sonde.web;
 
 import dev.sonde.mcp.ClientChannel;
-import dev.sonde.mcp.JsonRpc;
 import dev.sonde.mcp.McpServer;
 import dev.sonde.mcp.Session;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocketFrame;
-import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
@@ -69,7 +66,7 @@ public final class WebSocketTransport {
           }
         };
     session.standalone(channel);
-    ws.frameHandler(new MessageAssembler(ws, text -> receive(session, channel, text)));
+    ws.frameHandler(new MessageAssembler(ws, text -> server.receive(session, text, channel)));
     ws.exceptionHandler(e -> LOG.debug("websocket error: {}", e.getMessage()));
     ws.closeHandler(v -> server.closeSession(session));
   }
@@ -109,23 +106,5 @@ public final class WebSocketTransport {
         onMessage.handle(text);
       }
     }
-  }
-
-  private void receive(Session session, ClientChannel channel, String text) {
-    JsonObject message;
-    try {
-      message = new JsonObject(text);
-    } catch (DecodeException | ClassCastException e) {
-      channel.send(JsonRpc.error(null, JsonRpc.PARSE_ERROR, "not a JSON object"));
-      return;
-    }
-    server
-        .handle(session, message, channel)
-        .onSuccess(
-            response -> {
-              if (response != null) {
-                channel.send(response);
-              }
-            });
   }
 }

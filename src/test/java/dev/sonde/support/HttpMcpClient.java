@@ -62,10 +62,7 @@ public final class HttpMcpClient implements McpClient {
 
   @Override
   public CompletableFuture<JsonObject> send(long id, String method, JsonObject params) {
-    JsonObject message = new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", method);
-    if (params != null) {
-      message.put("params", params);
-    }
+    JsonObject message = McpClient.message(id, method, params);
     return http.sendAsync(post(message).build(), HttpResponse.BodyHandlers.ofInputStream())
         .thenApplyAsync(
             response -> {
@@ -122,10 +119,7 @@ public final class HttpMcpClient implements McpClient {
 
   @Override
   public void notify(String method, JsonObject params) {
-    JsonObject message = new JsonObject().put("jsonrpc", "2.0").put("method", method);
-    if (params != null) {
-      message.put("params", params);
-    }
+    JsonObject message = McpClient.message(null, method, params);
     HttpResponse<String> response = raw(post(message).build());
     if (response.statusCode() != 202) {
       throw new AssertionError(

@@ -18,6 +18,19 @@ public interface McpClient extends AutoCloseable {
   @Override
   void close();
 
+  /** A JSON-RPC request (with an id) or notification (id null). */
+  static JsonObject message(Long id, String method, JsonObject params) {
+    JsonObject message = new JsonObject().put("jsonrpc", "2.0");
+    if (id != null) {
+      message.put("id", id);
+    }
+    message.put("method", method);
+    if (params != null) {
+      message.put("params", params);
+    }
+    return message;
+  }
+
   default JsonObject request(long id, String method, JsonObject params) {
     try {
       return send(id, method, params).get(30, TimeUnit.SECONDS);

@@ -76,20 +76,14 @@ public final class StdioMcpClient implements McpClient {
   public CompletableFuture<JsonObject> send(long id, String method, JsonObject params) {
     CompletableFuture<JsonObject> answer = new CompletableFuture<>();
     pending.put(String.valueOf(id), answer);
-    JsonObject message = new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", method);
-    if (params != null) {
-      message.put("params", params);
-    }
+    JsonObject message = McpClient.message(id, method, params);
     write(message);
     return answer;
   }
 
   @Override
   public void notify(String method, JsonObject params) {
-    JsonObject message = new JsonObject().put("jsonrpc", "2.0").put("method", method);
-    if (params != null) {
-      message.put("params", params);
-    }
+    JsonObject message = McpClient.message(null, method, params);
     write(message);
   }
 

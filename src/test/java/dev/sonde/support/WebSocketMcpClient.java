@@ -52,20 +52,14 @@ public final class WebSocketMcpClient implements McpClient {
   public CompletableFuture<JsonObject> send(long id, String method, JsonObject params) {
     CompletableFuture<JsonObject> answer = new CompletableFuture<>();
     pending.put(String.valueOf(id), answer);
-    JsonObject message = new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", method);
-    if (params != null) {
-      message.put("params", params);
-    }
+    JsonObject message = McpClient.message(id, method, params);
     socket.sendText(message.encode(), true).join();
     return answer;
   }
 
   @Override
   public void notify(String method, JsonObject params) {
-    JsonObject message = new JsonObject().put("jsonrpc", "2.0").put("method", method);
-    if (params != null) {
-      message.put("params", params);
-    }
+    JsonObject message = McpClient.message(null, method, params);
     socket.sendText(message.encode(), true).join();
   }
 

@@ -36,8 +36,7 @@ public final class ConformanceResources implements ResourceProvider {
 
   @Override
   public boolean owns(String uri) {
-    return uri.startsWith("test://static-")
-        || uri.equals("test://watched-resource")
+    return resources().stream().anyMatch(r -> uri.equals(r.getString("uri")))
         || TEMPLATE.matcher(uri).matches();
   }
 

@@ -11,7 +11,6 @@ import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -59,16 +58,10 @@ final class DebugMcpStatusTool implements Tool {
               jobs.list().stream()
                   .filter(j -> !j.status().isFinal())
                   .forEach(j -> running.add(j.summary()));
-              Runtime rt = Runtime.getRuntime();
               status
                   .put("runningJobs", running)
-                  .put("uptime", Duration.between(startedAt, Instant.now()).toString())
-                  .put(
-                      "heap",
-                      new JsonObject()
-                          .put("usedMb", (rt.totalMemory() - rt.freeMemory()) >> 20)
-                          .put("committedMb", rt.totalMemory() >> 20)
-                          .put("maxMb", rt.maxMemory() >> 20));
+                  .put("uptime", ProcessFacts.uptime(startedAt))
+                  .put("heap", ProcessFacts.heap());
               return ToolResult.structured(status);
             });
   }

@@ -14,10 +14,10 @@ final class GetVersionTool implements Tool {
   private static final ToolResult VERSIONS =
       ToolResult.structured(
           new JsonObject()
-              .put("sonde", Versions.SONDE)
+              .put("sonde", ProcessFacts.SONDE)
               .put("java", System.getProperty("java.version"))
               .put("javaVendor", System.getProperty("java.vendor"))
-              .put("vertx", Versions.VERTX)
+              .put("vertx", ProcessFacts.VERTX)
               .put("engines", new JsonObject()));
 
   private static final ToolSpec SPEC =

@@ -10,7 +10,6 @@ import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,20 +76,15 @@ final class HealthCheckTool implements Tool {
                           ok &= result.getBoolean("ok");
                           byFamily.put(families.get(i), result);
                         }
-                        Runtime rt = Runtime.getRuntime();
                         JsonObject health =
                             new JsonObject()
                                 .put("status", ok ? "ok" : "degraded")
-                                .put(
-                                    "uptime", Duration.between(startedAt, Instant.now()).toString())
+                                .put("uptime", ProcessFacts.uptime(startedAt))
                                 .put(
                                     "process",
                                     new JsonObject()
                                         .put("ok", true)
-                                        .put(
-                                            "heapUsedMb",
-                                            (rt.totalMemory() - rt.freeMemory()) >> 20)
-                                        .put("heapMaxMb", rt.maxMemory() >> 20))
+                                        .put("heap", ProcessFacts.heap()))
                                 .put(
                                     "eventBus",
                                     new JsonObject()
