@@ -111,7 +111,14 @@ public final class Sonde {
             })
         .onFailure(
             e -> {
-              LOG.error("Sonde could not start: {}", e.getMessage());
+              String reason =
+                  e instanceof java.net.BindException
+                      ? config.server().host()
+                          + ":"
+                          + config.server().port()
+                          + " is already in use; choose another port with --port or SONDE_SERVER_PORT"
+                      : e.getMessage();
+              LOG.error("Sonde could not start: {}", reason);
               System.exit(1);
             });
   }
