@@ -8,7 +8,10 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** The rules of the architecture page, checked on the compiled main classes. */
+/**
+ * The rules of the architecture page, checked on the compiled main classes. Each {@code check}
+ * throws an AssertionError that lists every violating class and call.
+ */
 class ArchitectureTest {
   private static final JavaClasses MAIN =
       new ClassFileImporter()

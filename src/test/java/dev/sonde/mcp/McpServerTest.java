@@ -44,38 +44,24 @@ class McpServerTest {
   @Test
   void malformedEnvelopesAreInvalidRequests() throws Exception {
     Session session = initialized();
-    assertEquals(
-        -32600, code(handle(session, new JsonObject().put("id", 1).put("method", "ping"))));
-    assertEquals(
-        -32600,
-        code(
-            handle(
-                session,
-                new JsonObject()
-                    .put("jsonrpc", "2.0")
-                    .put("id", new JsonObject())
-                    .put("method", "ping"))));
-    assertEquals(
-        -32600,
-        code(
-            handle(
-                session,
-                new JsonObject().put("jsonrpc", "2.0").putNull("id").put("method", "ping"))));
-    assertEquals(
-        -32600,
-        code(
-            handle(
-                session,
-                new JsonObject()
-                    .put("jsonrpc", "2.0")
-                    .put("id", 1)
-                    .put("method", "ping")
-                    .put("params", new JsonArray()))));
-    assertEquals(
-        -32600,
-        code(
-            handle(session, new JsonObject().put("jsonrpc", "2.0").put("id", 1).put("method", 5))));
-    assertEquals(-32600, code(handle(session, new JsonObject().put("jsonrpc", "2.0"))));
+    List<JsonObject> malformed =
+        List.of(
+            new JsonObject().put("id", 1).put("method", "ping"),
+            new JsonObject()
+                .put("jsonrpc", "2.0")
+                .put("id", new JsonObject())
+                .put("method", "ping"),
+            new JsonObject().put("jsonrpc", "2.0").putNull("id").put("method", "ping"),
+            new JsonObject()
+                .put("jsonrpc", "2.0")
+                .put("id", 1)
+                .put("method", "ping")
+                .put("params", new JsonArray()),
+            new JsonObject().put("jsonrpc", "2.0").put("id", 1).put("method", 5),
+            new JsonObject().put("jsonrpc", "2.0"));
+    for (JsonObject message : malformed) {
+      assertEquals(-32600, code(handle(session, message)), message.encode());
+    }
   }
 
   @Test

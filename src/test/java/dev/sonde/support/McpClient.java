@@ -2,6 +2,7 @@ package dev.sonde.support;
 
 import io.vertx.core.json.JsonObject;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -29,6 +30,22 @@ public interface McpClient extends AutoCloseable {
       message.put("params", params);
     }
     return message;
+  }
+
+  /** Completes the request a response answers, or keeps a notification or server request. */
+  static void route(
+      JsonObject message,
+      Map<String, CompletableFuture<JsonObject>> pending,
+      List<JsonObject> received) {
+    CompletableFuture<JsonObject> answer =
+        message.getValue("method") == null
+            ? pending.remove(String.valueOf(message.getValue("id")))
+            : null;
+    if (answer != null) {
+      answer.complete(message);
+    } else {
+      received.add(message);
+    }
   }
 
   default JsonObject request(long id, String method, JsonObject params) {

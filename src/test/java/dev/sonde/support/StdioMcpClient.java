@@ -48,15 +48,7 @@ public final class StdioMcpClient implements McpClient {
           strayLines.add(line);
           continue;
         }
-        CompletableFuture<JsonObject> answer =
-            message.getValue("method") == null
-                ? pending.remove(String.valueOf(message.getValue("id")))
-                : null;
-        if (answer != null) {
-          answer.complete(message);
-        } else {
-          received.add(message);
-        }
+        McpClient.route(message, pending, received);
       }
     } catch (IOException e) {
       // process ended

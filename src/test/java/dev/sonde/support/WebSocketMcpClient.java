@@ -84,15 +84,7 @@ public final class WebSocketMcpClient implements McpClient {
       if (last) {
         JsonObject message = new JsonObject(text.toString());
         text.setLength(0);
-        CompletableFuture<JsonObject> answer =
-            message.getValue("method") == null
-                ? pending.remove(String.valueOf(message.getValue("id")))
-                : null;
-        if (answer != null) {
-          answer.complete(message);
-        } else {
-          received.add(message);
-        }
+        McpClient.route(message, pending, received);
       }
       ws.request(1);
       return null;

@@ -67,6 +67,14 @@ class StreamableHttpTest {
         .put("params", params);
   }
 
+  /** Calls test_slow_job and returns its answer unread, as an event stream. */
+  HttpResponse<InputStream> streamSlowJob(
+      HttpMcpClient client, long id, JsonObject args, String token) throws Exception {
+    return http1.send(
+        client.post(callMessage(id, "test_slow_job", args, token)).build(),
+        HttpResponse.BodyHandlers.ofInputStream());
+  }
+
   HttpResponse<String> send(HttpRequest request) throws Exception {
     return http1.send(request, HttpResponse.BodyHandlers.ofString());
   }
@@ -213,16 +221,7 @@ class StreamableHttpTest {
   void aClientThatLosesTheStreamResumesWithLastEventId() throws Exception {
     HttpMcpClient client = ready(patient.port());
     HttpResponse<InputStream> response =
-        http1.send(
-            client
-                .post(
-                    callMessage(
-                        5,
-                        "test_slow_job",
-                        new JsonObject().put("steps", 6).put("stepMillis", 150),
-                        "resume"))
-                .build(),
-            HttpResponse.BodyHandlers.ofInputStream());
+        streamSlowJob(client, 5, new JsonObject().put("steps", 6).put("stepMillis", 150), "resume");
     BufferedReader events =
         new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
     List<JsonObject> firstPart = new ArrayList<>();
@@ -274,16 +273,7 @@ class StreamableHttpTest {
     InProcessSonde sonde = SharedSonde.get();
     HttpMcpClient client = ready(sonde.port());
     HttpResponse<InputStream> response =
-        http1.send(
-            client
-                .post(
-                    callMessage(
-                        9,
-                        "test_slow_job",
-                        new JsonObject().put("steps", 100).put("stepMillis", 50),
-                        "drop"))
-                .build(),
-            HttpResponse.BodyHandlers.ofInputStream());
+        streamSlowJob(client, 9, new JsonObject().put("steps", 100).put("stepMillis", 50), "drop");
     BufferedReader events =
         new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
     String jobId = null;
