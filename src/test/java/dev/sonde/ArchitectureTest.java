@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The rules of the architecture page, checked on the compiled main classes. Each {@code check}
- * throws an AssertionError that lists every violating class and call.
+ * fails the test with an assertion error that lists every violating class and call.
  */
 class ArchitectureTest {
   private static final JavaClasses MAIN =
