@@ -62,12 +62,12 @@ public final class StreamableHttpTransport {
   private Future<Buffer> readBody(HttpServerRequest request) {
     int limit = config.server().maxRequestBytes();
     Promise<Buffer> body = Promise.promise();
-    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-    if (length != null && length.length() < 12 && Long.parseLong(length.trim()) > limit) {
+    long declared = declaredLength(request);
+    if (declared > limit) {
       tooLarge(request, limit);
       return body.future();
     }
-    Buffer buffer = Buffer.buffer(length == null ? 256 : Integer.parseInt(length.trim()));
+    Buffer buffer = Buffer.buffer(declared > 0 ? (int) declared : 256);
     request.handler(
         chunk -> {
           if (buffer.length() + chunk.length() > limit) {
@@ -81,6 +81,16 @@ public final class StreamableHttpTransport {
     request.endHandler(v -> body.tryComplete(buffer));
     request.exceptionHandler(body::tryFail);
     return body.future();
+  }
+
+  /** The Content-Length, or -1 when absent (chunked) or unreadable; the size check still holds. */
+  private static long declaredLength(HttpServerRequest request) {
+    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+    try {
+      return length == null ? -1 : Long.parseLong(length.trim());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   private static void tooLarge(HttpServerRequest request, int limit) {
