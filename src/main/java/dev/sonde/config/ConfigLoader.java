@@ -32,6 +32,12 @@ public final class ConfigLoader {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final ObjectMapper BINDER = binder();
 
+  /**
+   * Maps whose keys the user names; each entry starts from a template and is checked against it.
+   */
+  private static final Map<String, JsonNode> OPEN_MAPS =
+      Map.of("databases.connections", BINDER.valueToTree(SondeConfig.ConnectionConfig.template()));
+
   private ConfigLoader() {}
 
   /**
@@ -41,11 +47,12 @@ public final class ConfigLoader {
    */
   public static SondeConfig load(Path file, Map<String, String> env, Map<String, String> flags) {
     ObjectNode tree = BINDER.valueToTree(SondeConfig.defaults());
-    Set<String> leaves = new TreeSet<>();
-    collectLeaves(tree, "", leaves);
     if (file != null) {
       merge(tree, readYaml(file), "", file.toString());
     }
+    // after the file: the environment and flags may override keys of connections it names
+    Set<String> leaves = new TreeSet<>();
+    collectLeaves(tree, "", leaves);
     for (String key : leaves) {
       String value = env.get(envName(key));
       if (value != null) {
@@ -111,6 +118,16 @@ public final class ConfigLoader {
       Map.Entry<String, JsonNode> field = fields.next();
       String key = prefix + field.getKey();
       JsonNode existing = target.get(field.getKey());
+      JsonNode entryTemplate =
+          OPEN_MAPS.get(prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1));
+      if (existing == null && entryTemplate != null) {
+        if (!key.substring(prefix.length()).matches("[A-Za-z][A-Za-z0-9_-]*")) {
+          throw new ConfigException(
+              origin + ": '" + key + "' is not a usable name (letters, digits, - and _)");
+        }
+        existing = entryTemplate.deepCopy();
+        target.set(field.getKey(), existing);
+      }
       if (existing == null) {
         List<String> known = new ArrayList<>();
         target.fieldNames().forEachRemaining(known::add);
@@ -235,10 +252,54 @@ public final class ConfigLoader {
     if (c.data().dir().isBlank()) {
       throw new ConfigException("configuration key 'data.dir' needs a value");
     }
+    validateDatabases(c.databases());
     if (c.cluster().enabled()) {
       throw new ConfigException(
           "configuration key 'cluster.enabled': this build has no cluster manager; set it to false");
     }
+  }
+
+  private static final List<String> DATABASE_TYPES = List.of("duckdb", "jdbc", "postgres");
+
+  private static void validateDatabases(SondeConfig.DatabasesConfig databases) {
+    if (!databases.defaultConnection().isEmpty()
+        && !databases.connections().containsKey(databases.defaultConnection())) {
+      throw new ConfigException(
+          "configuration key 'databases.defaultConnection' names '"
+              + databases.defaultConnection()
+              + "', which is not among databases.connections "
+              + databases.connections().keySet());
+    }
+    databases
+        .connections()
+        .forEach(
+            (name, c) -> {
+              String at = "databases.connections." + name + ".";
+              if (!DATABASE_TYPES.contains(c.type())) {
+                throw new ConfigException(
+                    "configuration key '" + at + "type' must be one of " + DATABASE_TYPES);
+              }
+              if (!c.type().equals("duckdb") && c.url().isBlank()) {
+                throw new ConfigException(
+                    "configuration key '"
+                        + at
+                        + "url' needs a value for a "
+                        + c.type()
+                        + " connection");
+              }
+              if (!List.of("strict", "engine-only").contains(c.guard())) {
+                throw new ConfigException(
+                    "configuration key '" + at + "guard' must be strict or engine-only");
+              }
+              if (c.write() && c.readOnly()) {
+                throw new ConfigException(
+                    "configuration key '" + at + "write' needs readOnly: false as well");
+              }
+              range(at + "maxRows", c.maxRows(), 1, 1_000_000);
+              range(at + "maxChars", c.maxChars(), 100, 10_000_000);
+              range(at + "maxSqlLength", c.maxSqlLength(), 100, 10_000_000);
+              range(at + "queryTimeoutSeconds", c.queryTimeoutSeconds(), 1, 24 * 3600);
+            });
   }
 
   private static void range(String key, int value, int min, int max) {

@@ -1,6 +1,7 @@
 package dev.sonde.config;
 
 import java.util.List;
+import java.util.Map;
 
 /** The whole configuration, immutable, validated once at start. */
 public record SondeConfig(
@@ -9,7 +10,8 @@ public record SondeConfig(
     JobsConfig jobs,
     DataConfig data,
     ClusterConfig cluster,
-    FamiliesConfig families) {
+    FamiliesConfig families,
+    DatabasesConfig databases) {
 
   /** HTTP listener and the limits of every transport. */
   public record ServerConfig(
@@ -49,6 +51,37 @@ public record SondeConfig(
   /** Extra tool families (verticle class names) deployed beside the built-in ones. */
   public record FamiliesConfig(List<String> extra) {}
 
+  /** The named connections every database tool can target, and the one used when none is named. */
+  public record DatabasesConfig(
+      String defaultConnection, Map<String, ConnectionConfig> connections) {}
+
+  /**
+   * One named connection and its limits. Secrets never sit here: {@code passwordEnv} names the
+   * environment variable that holds the password.
+   */
+  public record ConnectionConfig(
+      String type,
+      String description,
+      String url,
+      String path,
+      String user,
+      String passwordEnv,
+      boolean demo,
+      int maxRows,
+      int maxChars,
+      int maxSqlLength,
+      int queryTimeoutSeconds,
+      boolean readOnly,
+      boolean write,
+      String guard) {
+
+    /** What an entry under {@code databases.connections} starts from before its own keys apply. */
+    public static ConnectionConfig template() {
+      return new ConnectionConfig(
+          "duckdb", "", "", "", "", "", false, 1000, 4000, 65536, 30, true, false, "strict");
+    }
+  }
+
   public static SondeConfig defaults() {
     return new SondeConfig(
         new ServerConfig(
@@ -57,6 +90,26 @@ public record SondeConfig(
         new JobsConfig(8, 1000, 200, true, 3600),
         new DataConfig("data"),
         new ClusterConfig(false),
-        new FamiliesConfig(List.of()));
+        new FamiliesConfig(List.of()),
+        new DatabasesConfig(
+            "demo",
+            Map.of(
+                "demo",
+                new ConnectionConfig(
+                    "duckdb",
+                    "Demo retail shop (categories, products, stores, customers, orders, inventory)"
+                        + " and time-series tag tables, generated on first start",
+                    "",
+                    "demo.duckdb",
+                    "",
+                    "",
+                    true,
+                    1000,
+                    4000,
+                    65536,
+                    30,
+                    true,
+                    false,
+                    "strict"))));
   }
 }

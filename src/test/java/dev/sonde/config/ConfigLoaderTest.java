@@ -130,4 +130,62 @@ class ConfigLoaderTest {
         true,
         failure(yaml("server:\n  port: [1,\n"), Map.of(), Map.of()).contains("not valid YAML"));
   }
+
+  @Test
+  void namedConnectionsStartFromTheTemplateAndTakeOverridesByName() throws IOException {
+    Path file =
+        yaml(
+            "databases:\n  defaultConnection: shop\n  connections:\n    shop:\n      type: jdbc\n"
+                + "      url: jdbc:sqlite:/tmp/shop.db\n      maxRows: 50\n");
+    SondeConfig config =
+        ConfigLoader.load(
+            file, Map.of("SONDE_DATABASES_CONNECTIONS_SHOP_MAX_CHARS", "900"), Map.of());
+    SondeConfig.ConnectionConfig shop = config.databases().connections().get("shop");
+    assertEquals("jdbc", shop.type());
+    assertEquals(50, shop.maxRows());
+    assertEquals(900, shop.maxChars());
+    assertEquals(30, shop.queryTimeoutSeconds(), "from the template");
+    assertEquals(true, shop.readOnly());
+    assertEquals(
+        true, config.databases().connections().containsKey("demo"), "the demo connection stays");
+    assertEquals(
+        70,
+        ConfigLoader.load(file, Map.of(), Map.of("databases.connections.shop.maxRows", "70"))
+            .databases()
+            .connections()
+            .get("shop")
+            .maxRows());
+  }
+
+  @Test
+  void connectionMistakesAreNamed() throws IOException {
+    assertEquals(
+        true,
+        failure(yaml("databases:\n  connections:\n    shop:\n      typo: 1\n"), Map.of(), Map.of())
+            .contains("unknown key 'databases.connections.shop.typo'"));
+    assertEquals(
+        "configuration key 'databases.connections.shop.url' needs a value for a postgres connection",
+        failure(
+            yaml("databases:\n  connections:\n    shop:\n      type: postgres\n"),
+            Map.of(),
+            Map.of()));
+    assertEquals(
+        true,
+        failure(
+                yaml("databases:\n  connections:\n    shop:\n      type: oracle\n"),
+                Map.of(),
+                Map.of())
+            .contains("databases.connections.shop.type"));
+    assertEquals(
+        true,
+        failure(yaml("databases:\n  defaultConnection: nope\n"), Map.of(), Map.of())
+            .contains("'nope', which is not among databases.connections"));
+    assertEquals(
+        true,
+        failure(
+                yaml("databases:\n  connections:\n    demo:\n      write: true\n"),
+                Map.of(),
+                Map.of())
+            .contains("readOnly: false"));
+  }
 }
