@@ -3,6 +3,7 @@ package dev.sonde;
 import dev.sonde.config.ConfigException;
 import dev.sonde.config.ConfigLoader;
 import dev.sonde.config.SondeConfig;
+import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.jobs.JobRegistry;
 import dev.sonde.mcp.McpServer;
 import dev.sonde.mcp.ServerInfo;
@@ -17,6 +18,7 @@ import dev.sonde.tools.ToolResultCodec;
 import dev.sonde.tools.conformance.ConformanceFamilyVerticle;
 import dev.sonde.tools.conformance.ConformancePrompts;
 import dev.sonde.tools.conformance.ConformanceResources;
+import dev.sonde.tools.schema.SchemaFamilyVerticle;
 import dev.sonde.tools.system.SystemFamilyVerticle;
 import dev.sonde.web.JobsApi;
 import dev.sonde.web.OriginGuard;
@@ -62,12 +64,15 @@ public final class Sonde {
   private final Vertx vertx;
   private final McpServer server;
   private final JobRegistry jobs;
+  private final DatabaseRegistry databases;
   private final int port;
 
-  private Sonde(Vertx vertx, McpServer server, JobRegistry jobs, int port) {
+  private Sonde(
+      Vertx vertx, McpServer server, JobRegistry jobs, DatabaseRegistry databases, int port) {
     this.vertx = vertx;
     this.server = server;
     this.jobs = jobs;
+    this.databases = databases;
     this.port = port;
   }
 
@@ -165,14 +170,21 @@ public final class Sonde {
     }
     Vertx vertx = Vertx.vertx(options);
     vertx.eventBus().registerDefaultCodec(ToolResult.class, new ToolResultCodec());
+    return DatabaseRegistry.open(vertx, config)
+        .compose(databases -> start(vertx, config, databases))
+        .recover(e -> vertx.close().compose(v -> Future.failedFuture(e)));
+  }
+
+  private static Future<Sonde> start(Vertx vertx, SondeConfig config, DatabaseRegistry databases) {
     Instant startedAt = Instant.now();
     JobRegistry jobs =
         new JobRegistry(vertx, config.jobs().historyPerJob(), config.jobs().retainFinished());
-    FamilyServices services = new FamilyServices(config, jobs);
+    FamilyServices services = new FamilyServices(config, jobs, databases);
     List<FamilyVerticle> families = new ArrayList<>();
     List<ResourceProvider> resources = new ArrayList<>();
     List<PromptProvider> prompts = new ArrayList<>();
     families.add(new SystemFamilyVerticle(services, startedAt));
+    families.add(new SchemaFamilyVerticle(services));
     if (config.mcp().conformance()) {
       families.add(new ConformanceFamilyVerticle(services));
       resources.add(new ConformanceResources());
@@ -183,7 +195,7 @@ public final class Sonde {
         families.add(extraFamily(className, services));
       }
     } catch (ConfigException e) {
-      return vertx.close().compose(v -> Future.failedFuture(e));
+      return Future.failedFuture(e);
     }
     ToolRegistry tools = new ToolRegistry();
     families.forEach(f -> tools.register(f.family(), f.specs()));
@@ -213,19 +225,17 @@ public final class Sonde {
                             return null;
                           }));
     }
-    return deployed
-        .map(
-            v -> {
-              if (port.get() >= 0) {
-                LOG.info(
-                    "Sonde {} listening on http://{}:{}/ (MCP at /mcp and /mcp/ws)",
-                    info.version(),
-                    config.server().host(),
-                    port.get());
-              }
-              return new Sonde(vertx, server, jobs, port.get());
-            })
-        .recover(e -> vertx.close().compose(v -> Future.failedFuture(e)));
+    return deployed.map(
+        v -> {
+          if (port.get() >= 0) {
+            LOG.info(
+                "Sonde {} listening on http://{}:{}/ (MCP at /mcp and /mcp/ws)",
+                info.version(),
+                config.server().host(),
+                port.get());
+          }
+          return new Sonde(vertx, server, jobs, databases, port.get());
+        });
   }
 
   private static Future<Integer> startWeb(
@@ -305,7 +315,11 @@ public final class Sonde {
     return jobs;
   }
 
+  public DatabaseRegistry databases() {
+    return databases;
+  }
+
   public Future<Void> close() {
-    return vertx.close();
+    return vertx.close().onComplete(v -> databases.close());
   }
 }

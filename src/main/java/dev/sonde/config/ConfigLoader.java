@@ -60,6 +60,10 @@ public final class ConfigLoader {
       }
     }
     for (Map.Entry<String, String> flag : flags.entrySet()) {
+      if (!leaves.contains(flag.getKey()) && addOpenMapEntry(tree, flag.getKey())) {
+        leaves.clear();
+        collectLeaves(tree, "", leaves);
+      }
       if (!leaves.contains(flag.getKey())) {
         throw new ConfigException("unknown configuration key '" + flag.getKey() + "'");
       }
@@ -148,6 +152,30 @@ public final class ConfigLoader {
         target.set(field.getKey(), field.getValue());
       }
     }
+  }
+
+  /** For {@code databases.connections.<new name>.<key>}: adds the entry from its template. */
+  private static boolean addOpenMapEntry(ObjectNode tree, String key) {
+    for (Map.Entry<String, JsonNode> open : OPEN_MAPS.entrySet()) {
+      String prefix = open.getKey() + ".";
+      if (!key.startsWith(prefix)) {
+        continue;
+      }
+      String[] rest = key.substring(prefix.length()).split("\\.", 2);
+      if (rest.length == 2
+          && rest[0].matches("[A-Za-z][A-Za-z0-9_-]*")
+          && open.getValue().has(rest[1])) {
+        ObjectNode map = tree;
+        for (String part : open.getKey().split("\\.")) {
+          map = (ObjectNode) map.get(part);
+        }
+        if (!map.has(rest[0])) {
+          map.set(rest[0], open.getValue().deepCopy());
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static void set(ObjectNode tree, String key, String value, String origin) {

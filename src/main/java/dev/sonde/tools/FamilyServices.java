@@ -1,7 +1,8 @@
 package dev.sonde.tools;
 
 import dev.sonde.config.SondeConfig;
+import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.jobs.JobRegistry;
 
-/** What every family is given at construction: the configuration and the node's jobs. */
-public record FamilyServices(SondeConfig config, JobRegistry jobs) {}
+/** What every family is given at construction: configuration, the node's jobs, its databases. */
+public record FamilyServices(SondeConfig config, JobRegistry jobs, DatabaseRegistry databases) {}

@@ -1,5 +1,6 @@
 package dev.sonde.tools;
 
+import dev.sonde.db.DatabaseException;
 import dev.sonde.jobs.Job;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -122,8 +123,9 @@ public abstract class FamilyVerticle extends VerticleBase {
               }
               if (ar.succeeded()) {
                 msg.reply(ar.result());
-              } else if (ar.cause() instanceof ToolException e) {
-                msg.reply(ToolResult.error(e.getMessage()));
+              } else if (ar.cause() instanceof ToolException
+                  || ar.cause() instanceof DatabaseException) {
+                msg.reply(ToolResult.error(ar.cause().getMessage()));
               } else if (ctx.isCancelled() || ar.cause() instanceof CancelledException) {
                 msg.reply(ToolResult.error(name + " was cancelled: " + ctx.cancelReason()));
               } else {

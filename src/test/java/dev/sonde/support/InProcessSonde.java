@@ -16,6 +16,8 @@ public final class InProcessSonde implements SondeUnderTest {
     flags.put("server.port", "0");
     flags.put("mcp.conformance", "true");
     flags.put("families.extra", EXTRA_FAMILY);
+    flags.put("databases.connections.demo.demo", "false");
+    flags.put("databases.connections.demo.path", "");
     flags.putAll(overrides);
     SondeConfig config = ConfigLoader.load(null, Map.of(), flags);
     try {

@@ -54,6 +54,9 @@ public final class PackagedSonde implements SondeUnderTest {
             : new ArrayList<>(List.of(java, "-jar", jar.toString(), "--port", "0"));
     command.addAll(List.of(extraArgs));
     ProcessBuilder builder = new ProcessBuilder(command);
+    // several processes run at once: each gets an in-memory DuckDB, not the shared demo file
+    builder.environment().put("SONDE_DATABASES_CONNECTIONS_DEMO_DEMO", "false");
+    builder.environment().put("SONDE_DATABASES_CONNECTIONS_DEMO_PATH", "");
     if (withTestFamily) {
       builder.environment().put("SONDE_FAMILIES_EXTRA", EXTRA_FAMILY);
     }

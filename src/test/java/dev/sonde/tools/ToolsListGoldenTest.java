@@ -3,6 +3,7 @@ package dev.sonde.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sonde.config.SondeConfig;
+import dev.sonde.tools.schema.SchemaFamilyVerticle;
 import dev.sonde.tools.system.SystemFamilyVerticle;
 import io.vertx.core.json.JsonArray;
 import java.io.IOException;
@@ -21,9 +22,10 @@ class ToolsListGoldenTest {
 
   @Test
   void theDefaultToolListMatchesTheGoldenFile() throws IOException {
-    FamilyServices services = new FamilyServices(SondeConfig.defaults(), null);
+    FamilyServices services = new FamilyServices(SondeConfig.defaults(), null, null);
     JsonArray listing = new JsonArray();
     new SystemFamilyVerticle(services, Instant.now()).specs().forEach(s -> listing.add(s.toJson()));
+    new SchemaFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
     String actual = listing.encodePrettily() + "\n";
     if (Boolean.getBoolean("sonde.updateGolden")) {
       Files.createDirectories(GOLDEN.getParent());

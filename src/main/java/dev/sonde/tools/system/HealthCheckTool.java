@@ -1,5 +1,6 @@
 package dev.sonde.tools.system;
 
+import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.tools.CallHeaders;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -21,7 +22,8 @@ final class HealthCheckTool implements Tool {
       ToolSpec.builder("health_check")
           .title("Health check")
           .description(
-              "Checks the process, the event bus and that every tool family answers within "
+              "Checks the process, the event bus, every database connection (version, round trip,"
+                  + " pool) and that every tool family answers within "
                   + FAMILY_BUDGET_MILLIS
                   + " ms. status is ok or degraded; degraded lists what failed.")
           .output(
@@ -40,9 +42,11 @@ final class HealthCheckTool implements Tool {
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
+  private final DatabaseRegistry databases;
   private final Instant startedAt;
 
-  HealthCheckTool(Instant startedAt) {
+  HealthCheckTool(DatabaseRegistry databases, Instant startedAt) {
+    this.databases = databases;
     this.startedAt = startedAt;
   }
 
@@ -66,7 +70,8 @@ final class HealthCheckTool implements Tool {
               List<String> families =
                   new ArrayList<>(status.body().getJsonObject("families").fieldNames());
               List<Future<JsonObject>> pings = families.stream().map(f -> ping(ctx, f)).toList();
-              return Future.join(pings)
+              Future<JsonObject> connections = databases.health();
+              return Future.join(Future.join(pings), connections)
                   .transform(
                       done -> {
                         JsonObject byFamily = new JsonObject();
@@ -75,6 +80,9 @@ final class HealthCheckTool implements Tool {
                           JsonObject result = pings.get(i).result();
                           ok &= result.getBoolean("ok");
                           byFamily.put(families.get(i), result);
+                        }
+                        for (String name : connections.result().fieldNames()) {
+                          ok &= connections.result().getJsonObject(name).getBoolean("ok");
                         }
                         JsonObject health =
                             new JsonObject()
@@ -90,7 +98,8 @@ final class HealthCheckTool implements Tool {
                                     new JsonObject()
                                         .put("ok", true)
                                         .put("roundTripMicros", busMicros))
-                                .put("families", byFamily);
+                                .put("families", byFamily)
+                                .put("connections", connections.result());
                         return Future.succeededFuture(ToolResult.structured(health));
                       });
             });

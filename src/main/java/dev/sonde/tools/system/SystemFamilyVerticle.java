@@ -15,7 +15,7 @@ public final class SystemFamilyVerticle extends FamilyVerticle {
         services,
         List.of(
             new GetVersionTool(),
-            new HealthCheckTool(startedAt),
+            new HealthCheckTool(services.databases(), startedAt),
             new DebugMcpStatusTool(services.jobs(), startedAt)));
   }
 }

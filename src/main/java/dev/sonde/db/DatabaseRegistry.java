@@ -1,0 +1,214 @@
+package dev.sonde.db;
+
+import dev.sonde.config.SondeConfig;
+import dev.sonde.config.SondeConfig.ConnectionConfig;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The named connections. One that cannot be opened at start is logged, reported by {@link
+ * #health()} and retried every 30 s; Sonde starts anyway.
+ */
+public final class DatabaseRegistry implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(DatabaseRegistry.class);
+  private static final long RETRY_MILLIS = 30_000;
+
+  private final Vertx vertx;
+  private final SondeConfig config;
+  private final WorkerExecutor workers;
+  private final Map<String, Database> open = new ConcurrentHashMap<>();
+  private final Map<String, String> failed = new ConcurrentHashMap<>();
+  private long retryTimer = -1;
+
+  private DatabaseRegistry(Vertx vertx, SondeConfig config) {
+    this.vertx = vertx;
+    this.config = config;
+    this.workers = vertx.createSharedWorkerExecutor("sonde-db", config.jobs().workerPoolSize());
+  }
+
+  /**
+   * Opens every configured connection (generating the demo data where asked) off the event loop.
+   */
+  public static Future<DatabaseRegistry> open(Vertx vertx, SondeConfig config) {
+    DatabaseRegistry registry = new DatabaseRegistry(vertx, config);
+    return registry
+        .workers
+        .executeBlocking(
+            () -> {
+              config.databases().connections().forEach(registry::tryOpen);
+              return registry;
+            },
+            false)
+        .onSuccess(r -> r.retryTimer = vertx.setPeriodic(RETRY_MILLIS, id -> r.retryFailed()));
+  }
+
+  private void retryFailed() {
+    if (failed.isEmpty()) {
+      return;
+    }
+    workers.executeBlocking(
+        () -> {
+          new ArrayList<>(failed.keySet())
+              .forEach(name -> tryOpen(name, config.databases().connections().get(name)));
+          return null;
+        },
+        false);
+  }
+
+  private void tryOpen(String name, ConnectionConfig connection) {
+    try {
+      open.put(name, connect(name, connection));
+      failed.remove(name);
+    } catch (Exception e) {
+      String reason = Database.firstLine(e.getMessage());
+      if (!reason.equals(failed.put(name, reason))) {
+        LOG.warn(
+            "connection {} is not available (retried every {} s): {}",
+            name,
+            RETRY_MILLIS / 1000,
+            reason);
+      }
+    }
+  }
+
+  private Database connect(String name, ConnectionConfig c) throws SQLException {
+    int poolSize = config.jobs().workerPoolSize();
+    return switch (c.type()) {
+      case "duckdb" -> {
+        DuckDbSource source = new DuckDbSource("jdbc:duckdb:" + duckDbPath(c), poolSize);
+        prepareDuckDb(source, c);
+        yield new Database(name, c, new DuckDbDialect(), source, workers);
+      }
+      case "jdbc" ->
+          new Database(
+              name,
+              c,
+              jdbcDialect(c.url()),
+              new PooledSource(c.url(), c.user(), password(c), poolSize),
+              workers);
+      default ->
+          throw new SQLException(
+              c.type()
+                  + " connections are not available in this build yet; use type: jdbc with its JDBC URL");
+    };
+  }
+
+  private String duckDbPath(ConnectionConfig c) {
+    if (c.path().isBlank()) {
+      return "";
+    }
+    Path path = Path.of(c.path());
+    Path resolved = path.isAbsolute() ? path : Path.of(config.data().dir()).resolve(path);
+    try {
+      Files.createDirectories(resolved.toAbsolutePath().getParent());
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("cannot create the data directory for " + c.path());
+    }
+    return resolved.toAbsolutePath().toString();
+  }
+
+  /** Generates demo data if asked, then shuts the instance's doors to files and the network. */
+  private static void prepareDuckDb(DuckDbSource source, ConnectionConfig c) throws SQLException {
+    if (c.demo() && !DemoDatabase.isPresent(source.root())) {
+      DemoDatabase.generate(source.root(), LocalDateTime.now());
+    }
+    try (Statement statement = source.root().createStatement()) {
+      statement.execute("SET enable_external_access = false");
+    }
+  }
+
+  private static Dialect jdbcDialect(String url) {
+    if (url.startsWith("jdbc:sqlite:")) {
+      return new SqliteDialect();
+    }
+    if (url.startsWith("jdbc:h2:")) {
+      return new H2Dialect();
+    }
+    return new Dialect() {
+      @Override
+      public String name() {
+        return "jdbc";
+      }
+    };
+  }
+
+  private static String password(ConnectionConfig c) {
+    return c.passwordEnv().isBlank() ? "" : System.getenv().getOrDefault(c.passwordEnv(), "");
+  }
+
+  /** The named connection, or the default one when {@code name} is null or empty. */
+  public Database get(String name) {
+    String wanted = name == null || name.isBlank() ? config.databases().defaultConnection() : name;
+    Database database = open.get(wanted);
+    if (database != null) {
+      return database;
+    }
+    if (failed.containsKey(wanted)) {
+      throw new DatabaseException(
+          "connection '"
+              + wanted
+              + "' is not available right now ("
+              + failed.get(wanted)
+              + "); it is retried every "
+              + RETRY_MILLIS / 1000
+              + " s");
+    }
+    throw new DatabaseException(
+        "unknown connection '"
+            + wanted
+            + "'; use one of "
+            + new TreeMap<>(config.databases().connections()).keySet());
+  }
+
+  public List<String> names() {
+    return new ArrayList<>(new TreeMap<>(config.databases().connections()).keySet());
+  }
+
+  /** Each connection: ok, server version, round-trip ms and pool use, or why it is unavailable. */
+  public Future<JsonObject> health() {
+    List<String> names = names();
+    List<Future<JsonObject>> checks =
+        names.stream()
+            .map(
+                n ->
+                    open.containsKey(n)
+                        ? open.get(n).health()
+                        : Future.succeededFuture(
+                            new JsonObject()
+                                .put("ok", false)
+                                .put("error", failed.getOrDefault(n, "not opened"))))
+            .toList();
+    return Future.join(checks)
+        .transform(
+            ar -> {
+              JsonObject out = new JsonObject();
+              for (int i = 0; i < names.size(); i++) {
+                out.put(names.get(i), checks.get(i).result());
+              }
+              return Future.succeededFuture(out);
+            });
+  }
+
+  @Override
+  public void close() {
+    if (retryTimer >= 0) {
+      vertx.cancelTimer(retryTimer);
+    }
+    open.values().forEach(Database::close);
+    workers.close();
+  }
+}

@@ -1,0 +1,230 @@
+package dev.sonde.db;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What differs between engines: read-only mode, identifier quoting and the catalog. The defaults
+ * read the catalog through JDBC metadata; an engine overrides what its driver reports poorly.
+ */
+public abstract class Dialect {
+  public abstract String name();
+
+  public String quote(String identifier) {
+    return '"' + identifier.replace("\"", "\"\"") + '"';
+  }
+
+  /**
+   * Puts the connection in the engine's read-only mode for one read; {@link #endRead} undoes it.
+   */
+  public void beginRead(Connection connection) throws SQLException {
+    connection.setAutoCommit(false);
+    connection.setReadOnly(true);
+  }
+
+  /** Ends a read: whatever it did is rolled back. */
+  public void endRead(Connection connection) throws SQLException {
+    connection.rollback();
+    connection.setReadOnly(false);
+    connection.setAutoCommit(true);
+  }
+
+  /** The schemas an unqualified table name is looked up in, in order. */
+  public List<String> searchPath(Connection connection) throws SQLException {
+    String schema = connection.getSchema();
+    return schema == null ? List.of() : List.of(schema);
+  }
+
+  /** Schemas that are the engine's own, left out of table listings. */
+  protected boolean isSystemSchema(String schema) {
+    return schema != null
+        && (schema.equalsIgnoreCase("information_schema") || schema.equalsIgnoreCase("pg_catalog"));
+  }
+
+  public List<TableRef> tables(Connection connection) throws SQLException {
+    List<TableRef> out = new ArrayList<>();
+    try (ResultSet rs =
+        connection
+            .getMetaData()
+            .getTables(null, null, "%", new String[] {"TABLE", "VIEW", "BASE TABLE"})) {
+      while (rs.next()) {
+        String schema = rs.getString("TABLE_SCHEM");
+        if (!isSystemSchema(schema)) {
+          String type = rs.getString("TABLE_TYPE");
+          out.add(
+              new TableRef(
+                  rs.getString("TABLE_CAT"),
+                  schema,
+                  rs.getString("TABLE_NAME"),
+                  type.contains("VIEW") ? "VIEW" : "TABLE"));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Columns in definition order, primary key in key order, indexes, foreign keys and comment. */
+  public JsonObject describe(Connection connection, TableRef table) throws SQLException {
+    DatabaseMetaData md = connection.getMetaData();
+    List<String> primaryKey = primaryKey(md, table);
+    JsonArray columns = new JsonArray();
+    try (ResultSet rs = md.getColumns(table.catalog(), table.schema(), table.name(), "%")) {
+      List<JsonObject> ordered = new ArrayList<>();
+      while (rs.next()) {
+        String name = rs.getString("COLUMN_NAME");
+        ordered.add(
+            new JsonObject()
+                .put("position", rs.getInt("ORDINAL_POSITION"))
+                .put("name", name)
+                .put("type", rs.getString("TYPE_NAME"))
+                .put("nullable", !"NO".equalsIgnoreCase(rs.getString("IS_NULLABLE")))
+                .put("default", rs.getString("COLUMN_DEF"))
+                .put("primary_key", primaryKey.contains(name))
+                .put("comment", rs.getString("REMARKS")));
+      }
+      ordered.sort((a, b) -> Integer.compare(a.getInteger("position"), b.getInteger("position")));
+      ordered.forEach(c -> columns.add(c.copy()));
+    }
+    return new JsonObject()
+        .put("table", table.qualified())
+        .put("kind", table.kind())
+        .put("comment", comment(md, table))
+        .put("columns", columns)
+        .put("primary_key", new JsonArray(primaryKey))
+        .put("indexes", indexes(connection, table))
+        .put("foreign_keys", foreignKeys(md, table));
+  }
+
+  protected List<String> primaryKey(DatabaseMetaData md, TableRef table) throws SQLException {
+    Map<Integer, String> bySeq = new java.util.TreeMap<>();
+    try (ResultSet rs = md.getPrimaryKeys(table.catalog(), table.schema(), table.name())) {
+      while (rs.next()) {
+        bySeq.put(rs.getInt("KEY_SEQ"), rs.getString("COLUMN_NAME"));
+      }
+    }
+    return new ArrayList<>(bySeq.values());
+  }
+
+  protected String comment(DatabaseMetaData md, TableRef table) throws SQLException {
+    try (ResultSet rs = md.getTables(table.catalog(), table.schema(), table.name(), null)) {
+      return rs.next() ? rs.getString("REMARKS") : null;
+    }
+  }
+
+  /** Indexes: name, unique, primary, columns with position and ASC/DESC. */
+  public JsonArray indexes(Connection connection, TableRef table) throws SQLException {
+    DatabaseMetaData md = connection.getMetaData();
+    List<String> primaryKey = primaryKey(md, table);
+    Map<String, JsonObject> byName = new LinkedHashMap<>();
+    try (ResultSet rs =
+        md.getIndexInfo(table.catalog(), table.schema(), table.name(), false, false)) {
+      while (rs.next()) {
+        String name = rs.getString("INDEX_NAME");
+        String column = rs.getString("COLUMN_NAME");
+        if (name == null || column == null) {
+          continue;
+        }
+        JsonObject index =
+            byName.computeIfAbsent(
+                name, n -> new JsonObject().put("name", n).put("columns", new JsonArray()));
+        index.put("unique", !rs.getBoolean("NON_UNIQUE"));
+        String order = rs.getString("ASC_OR_DESC");
+        index
+            .getJsonArray("columns")
+            .add(
+                new JsonObject()
+                    .put("name", column)
+                    .put("position", rs.getInt("ORDINAL_POSITION"))
+                    .put("order", "D".equals(order) ? "DESC" : "ASC"));
+      }
+    }
+    JsonArray out = new JsonArray();
+    byName
+        .values()
+        .forEach(
+            index -> {
+              List<String> names =
+                  index.getJsonArray("columns").stream()
+                      .map(c -> ((JsonObject) c).getString("name"))
+                      .toList();
+              out.add(
+                  index.put(
+                      "primary",
+                      !primaryKey.isEmpty()
+                          && names.equals(primaryKey)
+                          && index.getBoolean("unique")));
+            });
+    return out;
+  }
+
+  protected JsonArray foreignKeys(DatabaseMetaData md, TableRef table) throws SQLException {
+    Map<String, JsonObject> byKey = new LinkedHashMap<>();
+    String unnamed = null;
+    try (ResultSet rs = md.getImportedKeys(table.catalog(), table.schema(), table.name())) {
+      while (rs.next()) {
+        String referenced =
+            new TableRef(
+                    rs.getString("PKTABLE_CAT"),
+                    rs.getString("PKTABLE_SCHEM"),
+                    rs.getString("PKTABLE_NAME"),
+                    "TABLE")
+                .qualified();
+        String name = rs.getString("FK_NAME");
+        String key;
+        if (name != null && !name.isEmpty()) {
+          key = name;
+        } else {
+          // unnamed keys (SQLite): a key sequence of 1 starts the next one
+          if (rs.getInt("KEY_SEQ") <= 1 || unnamed == null) {
+            unnamed = "#" + byKey.size();
+          }
+          key = unnamed;
+        }
+        JsonObject fk =
+            byKey.computeIfAbsent(
+                key,
+                k ->
+                    new JsonObject()
+                        .put("name", name == null || name.isEmpty() ? null : name)
+                        .put("references", referenced)
+                        .put("columns", new JsonArray())
+                        .put("referenced_columns", new JsonArray()));
+        fk.getJsonArray("columns").add(rs.getString("FKCOLUMN_NAME"));
+        fk.getJsonArray("referenced_columns").add(rs.getString("PKCOLUMN_NAME"));
+      }
+    }
+    return new JsonArray(new ArrayList<>(byKey.values()));
+  }
+
+  /** The engine's version, for health checks. */
+  public String version(Connection connection) throws SQLException {
+    DatabaseMetaData md = connection.getMetaData();
+    return md.getDatabaseProductName() + " " + md.getDatabaseProductVersion();
+  }
+
+  /** Counts the rows of a table (quoted from its parts, never from user text). */
+  public long rowCount(Connection connection, TableRef table) throws SQLException {
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery("SELECT count(*) FROM " + quoted(table))) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  public String quoted(TableRef table) {
+    StringBuilder out = new StringBuilder();
+    if (table.schema() != null && !table.schema().isEmpty()) {
+      out.append(quote(table.schema())).append('.');
+    }
+    return out.append(quote(table.name())).toString();
+  }
+}

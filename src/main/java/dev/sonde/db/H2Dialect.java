@@ -1,0 +1,9 @@
+package dev.sonde.db;
+
+/** H2: the JDBC defaults (read-only connection, transaction rolled back) fit it as they are. */
+final class H2Dialect extends Dialect {
+  @Override
+  public String name() {
+    return "h2";
+  }
+}

@@ -1,0 +1,36 @@
+package dev.sonde.db;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/** SQLite: reads run with {@code PRAGMA query_only} inside a transaction that is rolled back. */
+final class SqliteDialect extends Dialect {
+  @Override
+  public String name() {
+    return "sqlite";
+  }
+
+  @Override
+  public void beginRead(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("PRAGMA query_only = ON");
+    }
+    connection.setAutoCommit(false);
+  }
+
+  @Override
+  public void endRead(Connection connection) throws SQLException {
+    connection.rollback();
+    connection.setAutoCommit(true);
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("PRAGMA query_only = OFF");
+    }
+  }
+
+  @Override
+  public List<String> searchPath(Connection connection) {
+    return List.of("main", "");
+  }
+}

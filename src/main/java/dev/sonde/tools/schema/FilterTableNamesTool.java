@@ -1,0 +1,66 @@
+package dev.sonde.tools.schema;
+
+import dev.sonde.db.TableRef;
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.Schemas;
+import dev.sonde.tools.Tool;
+import dev.sonde.tools.ToolAnnotations;
+import dev.sonde.tools.ToolContext;
+import dev.sonde.tools.ToolResult;
+import dev.sonde.tools.ToolSpec;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.Locale;
+
+/** Table names containing a substring, case-insensitively, on the qualified name. */
+final class FilterTableNamesTool implements Tool {
+  private final FamilyServices services;
+  private final ToolSpec spec =
+      ToolSpec.builder("filter_table_names")
+          .title("Filter table names")
+          .description(
+              "Qualified table and view names that contain the substring, ignoring case"
+                  + " (for example 'order' finds main.orders and main.order_items).")
+          .input(
+              SchemaArgs.withConnection(
+                  Schemas.prop(
+                      Schemas.object(),
+                      "substring",
+                      Schemas.string("Text to look for in the qualified names").put("minLength", 1),
+                      true)))
+          .output(
+              Schemas.prop(
+                  Schemas.result(), "table_names", new JsonObject().put("type", "array"), true))
+          .annotations(ToolAnnotations.READ_ONLY)
+          .build();
+
+  FilterTableNamesTool(FamilyServices services) {
+    this.services = services;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public Future<ToolResult> call(ToolContext ctx) {
+    String wanted = ctx.args().getString("substring").toLowerCase(Locale.ROOT);
+    return SchemaArgs.database(services, ctx)
+        .tables()
+        .map(
+            tables -> {
+              JsonArray names =
+                  new JsonArray(
+                      tables.stream()
+                          .map(TableRef::qualified)
+                          .filter(n -> n.toLowerCase(Locale.ROOT).contains(wanted))
+                          .sorted()
+                          .map(Object.class::cast)
+                          .toList());
+              return ToolResult.structured(
+                  new JsonObject().put("table_names", names).put("count", names.size()));
+            });
+  }
+}

@@ -1,0 +1,49 @@
+package dev.sonde.tools.schema;
+
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.Schemas;
+import dev.sonde.tools.Tool;
+import dev.sonde.tools.ToolAnnotations;
+import dev.sonde.tools.ToolContext;
+import dev.sonde.tools.ToolResult;
+import dev.sonde.tools.ToolSpec;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+/** The indexes of a table. */
+final class ListIndexesTool implements Tool {
+  private final FamilyServices services;
+  private final ToolSpec spec =
+      ToolSpec.builder("list_indexes")
+          .title("List indexes")
+          .description(
+              "The indexes of a table: name, unique, primary, and columns with position and"
+                  + " ASC/DESC.")
+          .input(SchemaArgs.withConnection(SchemaArgs.withTable(Schemas.object())))
+          .output(
+              Schemas.prop(
+                  Schemas.result(), "indexes", new JsonObject().put("type", "array"), true))
+          .annotations(ToolAnnotations.READ_ONLY)
+          .build();
+
+  ListIndexesTool(FamilyServices services) {
+    this.services = services;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public Future<ToolResult> call(ToolContext ctx) {
+    return SchemaArgs.database(services, ctx)
+        .describe(ctx.args().getString("table_name"))
+        .map(
+            d ->
+                ToolResult.structured(
+                    new JsonObject()
+                        .put("table", d.getString("table"))
+                        .put("indexes", d.getJsonArray("indexes"))));
+  }
+}

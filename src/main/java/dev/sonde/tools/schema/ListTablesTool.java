@@ -1,0 +1,63 @@
+package dev.sonde.tools.schema;
+
+import dev.sonde.db.TableRef;
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.Schemas;
+import dev.sonde.tools.Tool;
+import dev.sonde.tools.ToolAnnotations;
+import dev.sonde.tools.ToolContext;
+import dev.sonde.tools.ToolResult;
+import dev.sonde.tools.ToolSpec;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.Comparator;
+
+/** Every table and view, fully qualified, with its kind. */
+final class ListTablesTool implements Tool {
+  private final FamilyServices services;
+  private final ToolSpec spec =
+      ToolSpec.builder("list_tables")
+          .title("List tables")
+          .description(
+              "Every table and view the connection's user can see, fully qualified"
+                  + " (database.schema.table), with its kind (TABLE, VIEW), and the count. Start here on"
+                  + " an unknown database.")
+          .input(SchemaArgs.withConnection(Schemas.object()))
+          .output(
+              Schemas.prop(
+                  Schemas.prop(
+                      Schemas.result(), "tables", new JsonObject().put("type", "array"), true),
+                  "count",
+                  new JsonObject().put("type", "integer"),
+                  true))
+          .annotations(ToolAnnotations.READ_ONLY)
+          .build();
+
+  ListTablesTool(FamilyServices services) {
+    this.services = services;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public Future<ToolResult> call(ToolContext ctx) {
+    return SchemaArgs.database(services, ctx)
+        .tables()
+        .map(
+            tables -> {
+              JsonArray list = new JsonArray();
+              tables.stream()
+                  .sorted(Comparator.comparing(TableRef::qualified))
+                  .forEach(
+                      t ->
+                          list.add(
+                              new JsonObject().put("name", t.qualified()).put("kind", t.kind())));
+              return ToolResult.structured(
+                  new JsonObject().put("tables", list).put("count", list.size()));
+            });
+  }
+}

@@ -1,0 +1,33 @@
+package dev.sonde.tools.schema;
+
+import dev.sonde.db.Database;
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.Schemas;
+import dev.sonde.tools.ToolContext;
+import io.vertx.core.json.JsonObject;
+
+/** The arguments every schema tool shares: which connection, which table. */
+final class SchemaArgs {
+  private SchemaArgs() {}
+
+  static JsonObject withConnection(JsonObject schema) {
+    return Schemas.prop(
+        schema,
+        "connection",
+        Schemas.string("Named connection to use; omit for the default connection"),
+        false);
+  }
+
+  static JsonObject withTable(JsonObject schema) {
+    return Schemas.prop(
+        schema,
+        "table_name",
+        Schemas.string("Table or view: table, schema.table or database.schema.table")
+            .put("minLength", 1),
+        true);
+  }
+
+  static Database database(FamilyServices services, ToolContext ctx) {
+    return services.databases().get(ctx.args().getString("connection"));
+  }
+}

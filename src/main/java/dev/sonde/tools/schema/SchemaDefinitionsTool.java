@@ -1,0 +1,49 @@
+package dev.sonde.tools.schema;
+
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.Schemas;
+import dev.sonde.tools.Tool;
+import dev.sonde.tools.ToolAnnotations;
+import dev.sonde.tools.ToolContext;
+import dev.sonde.tools.ToolResult;
+import dev.sonde.tools.ToolSpec;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+/** Only the columns of a table, for writing SQL against it. */
+final class SchemaDefinitionsTool implements Tool {
+  private final FamilyServices services;
+  private final ToolSpec spec =
+      ToolSpec.builder("schema_definitions")
+          .title("Column definitions")
+          .description(
+              "The columns of a table in definition order: name, type, nullable, default,"
+                  + " primary_key. The column part of describe_table.")
+          .input(SchemaArgs.withConnection(SchemaArgs.withTable(Schemas.object())))
+          .output(
+              Schemas.prop(
+                  Schemas.result(), "columns", new JsonObject().put("type", "array"), true))
+          .annotations(ToolAnnotations.READ_ONLY)
+          .build();
+
+  SchemaDefinitionsTool(FamilyServices services) {
+    this.services = services;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public Future<ToolResult> call(ToolContext ctx) {
+    return SchemaArgs.database(services, ctx)
+        .describe(ctx.args().getString("table_name"))
+        .map(
+            d ->
+                ToolResult.structured(
+                    new JsonObject()
+                        .put("table", d.getString("table"))
+                        .put("columns", d.getJsonArray("columns"))));
+  }
+}
