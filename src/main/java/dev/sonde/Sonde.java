@@ -18,6 +18,7 @@ import dev.sonde.tools.ToolResultCodec;
 import dev.sonde.tools.conformance.ConformanceFamilyVerticle;
 import dev.sonde.tools.conformance.ConformancePrompts;
 import dev.sonde.tools.conformance.ConformanceResources;
+import dev.sonde.tools.query.QueryFamilyVerticle;
 import dev.sonde.tools.schema.SchemaFamilyVerticle;
 import dev.sonde.tools.system.SystemFamilyVerticle;
 import dev.sonde.web.JobsApi;
@@ -185,6 +186,7 @@ public final class Sonde {
     List<PromptProvider> prompts = new ArrayList<>();
     families.add(new SystemFamilyVerticle(services, startedAt));
     families.add(new SchemaFamilyVerticle(services));
+    families.add(new QueryFamilyVerticle(services));
     if (config.mcp().conformance()) {
       families.add(new ConformanceFamilyVerticle(services));
       resources.add(new ConformanceResources());

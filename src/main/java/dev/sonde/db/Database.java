@@ -1,13 +1,21 @@
 package dev.sonde.db;
 
 import dev.sonde.config.SondeConfig.ConnectionConfig;
+import dev.sonde.db.guard.SqlGuard;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * One named connection: its limits, its dialect and its connections. Every read runs on a worker
@@ -20,13 +28,16 @@ public final class Database {
   private final Dialect dialect;
   private final ConnectionSource source;
   private final WorkerExecutor workers;
+  private final Vertx vertx;
 
   Database(
+      Vertx vertx,
       String name,
       ConnectionConfig config,
       Dialect dialect,
       ConnectionSource source,
       WorkerExecutor workers) {
+    this.vertx = vertx;
     this.name = name;
     this.config = config;
     this.dialect = dialect;
@@ -69,6 +80,117 @@ public final class Database {
     }
     int newline = message.indexOf('\n');
     return newline < 0 ? message : message.substring(0, newline);
+  }
+
+  /**
+   * Runs one guarded read and shapes its result. {@code onCancel} receives the way to stop the
+   * running statement, for the caller's cancellation; the connection's timeout stops it too.
+   */
+  public Future<JsonObject> query(QueryRequest request, Consumer<Runnable> onCancel) {
+    int maxRows = Math.max(1, Math.min(request.limit(), config.maxRows()));
+    return read(
+        c -> {
+          String sql =
+              SqlGuard.checkRead(
+                  request.sql(),
+                  dialect.guardProfile(),
+                  SqlGuard.Mode.of(config.guard()),
+                  config.maxSqlLength(),
+                  dialect.engineParser(c));
+          long start = System.nanoTime();
+          try (Statement statement = c.createStatement()) {
+            // never ask for more than can be returned: N+1 rows tell whether there were more
+            statement.setMaxRows(maxRows + 1);
+            statement.setFetchSize(Math.min(maxRows + 1, 1000));
+            AtomicBoolean timedOut = new AtomicBoolean();
+            AtomicBoolean cancelled = new AtomicBoolean();
+            long timer =
+                vertx.setTimer(
+                    config.queryTimeoutSeconds() * 1000L,
+                    id -> {
+                      timedOut.set(true);
+                      cancelQuietly(statement);
+                    });
+            onCancel.accept(
+                () -> {
+                  cancelled.set(true);
+                  cancelQuietly(statement);
+                });
+            try (ResultSet rs = statement.executeQuery(sql)) {
+              return shape(rs, request, maxRows, start);
+            } catch (SQLException e) {
+              if (timedOut.get()) {
+                throw new DatabaseException(
+                    "the query ran longer than "
+                        + config.queryTimeoutSeconds()
+                        + " s and was stopped; filter, aggregate or add a LIMIT to make it cheaper");
+              }
+              if (cancelled.get()) {
+                throw new DatabaseException(
+                    "the query was cancelled after "
+                        + (System.nanoTime() - start) / 1_000_000_000
+                        + " s");
+              }
+              throw e;
+            } finally {
+              vertx.cancelTimer(timer);
+            }
+          }
+        });
+  }
+
+  private static void cancelQuietly(Statement statement) {
+    try {
+      statement.cancel();
+    } catch (SQLException | RuntimeException e) {
+      // already finished or closed: nothing to stop
+    }
+  }
+
+  private JsonObject shape(ResultSet rs, QueryRequest request, int maxRows, long start)
+      throws SQLException {
+    ResultSetMetaData md = rs.getMetaData();
+    int count = md.getColumnCount();
+    JsonArray columns = new JsonArray();
+    int[] types = new int[count];
+    for (int i = 1; i <= count; i++) {
+      types[i - 1] = md.getColumnType(i);
+      columns.add(
+          new JsonObject().put("name", md.getColumnLabel(i)).put("type", md.getColumnTypeName(i)));
+    }
+    ValueRenderer renderer = new ValueRenderer(request.timeFormat(), request.zone());
+    List<JsonArray> fetched = new ArrayList<>();
+    while (fetched.size() <= maxRows && rs.next()) {
+      JsonArray row = new JsonArray();
+      for (int i = 1; i <= count; i++) {
+        row.add(renderer.render(rs, i, types[i - 1]));
+      }
+      fetched.add(row);
+    }
+    ResultShaper.Shaped shaped = ResultShaper.shape(fetched, maxRows, config.maxChars());
+    JsonObject result = new JsonObject().put("columns", columns);
+    if (request.csv()) {
+      result.put("csv", Csv.render(columns, shaped.rows()));
+    } else {
+      result.put("rows", new JsonArray(new ArrayList<>(shaped.rows())));
+    }
+    result
+        .put("row_count", shaped.rows().size())
+        .put("truncated", shaped.truncated())
+        .put("elapsed_ms", (System.nanoTime() - start) / 1_000_000);
+    if (shaped.truncated()) {
+      result.put(
+          "note",
+          "Only the first "
+              + shaped.rows().size()
+              + " rows are shown (this connection returns at most "
+              + config.maxRows()
+              + " rows and "
+              + config.maxChars()
+              + " characters). Aggregate (GROUP BY, COUNT, SUM)"
+              + " or filter (WHERE) to see what you need instead of more raw rows.");
+    }
+    return result;
   }
 
   /** Every table and view the connection's user can see. */

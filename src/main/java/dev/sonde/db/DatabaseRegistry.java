@@ -91,10 +91,11 @@ public final class DatabaseRegistry implements AutoCloseable {
       case "duckdb" -> {
         DuckDbSource source = new DuckDbSource("jdbc:duckdb:" + duckDbPath(c), poolSize);
         prepareDuckDb(source, c);
-        yield new Database(name, c, new DuckDbDialect(), source, workers);
+        yield new Database(vertx, name, c, new DuckDbDialect(), source, workers);
       }
       case "jdbc" ->
           new Database(
+              vertx,
               name,
               c,
               jdbcDialect(c.url()),

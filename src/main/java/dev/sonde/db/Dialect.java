@@ -1,5 +1,6 @@
 package dev.sonde.db;
 
+import dev.sonde.db.guard.SqlGuard;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
@@ -18,6 +19,16 @@ import java.util.Map;
  */
 public abstract class Dialect {
   public abstract String name();
+
+  /** How the guard reads this engine's SQL and which of its functions it refuses. */
+  public SqlGuard.Profile guardProfile() {
+    return SqlGuard.Profile.GENERIC;
+  }
+
+  /** The engine's own parser, when it offers one for SELECT statements; null otherwise. */
+  public SqlGuard.EngineParser engineParser(Connection connection) {
+    return null;
+  }
 
   public String quote(String identifier) {
     return '"' + identifier.replace("\"", "\"\"") + '"';

@@ -1,5 +1,6 @@
 package dev.sonde.db;
 
+import dev.sonde.db.guard.SqlGuard;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
@@ -17,6 +18,25 @@ final class DuckDbDialect extends Dialect {
   @Override
   public String name() {
     return "duckdb";
+  }
+
+  @Override
+  public SqlGuard.Profile guardProfile() {
+    return SqlGuard.Profile.DUCKDB;
+  }
+
+  @Override
+  public SqlGuard.EngineParser engineParser(Connection connection) {
+    return statement -> {
+      try (PreparedStatement serialize =
+          connection.prepareStatement("SELECT json_serialize_sql(?::VARCHAR)")) {
+        serialize.setString(1, statement);
+        try (ResultSet rs = serialize.executeQuery()) {
+          rs.next();
+          return new JsonObject(rs.getString(1));
+        }
+      }
+    };
   }
 
   @Override

@@ -6,8 +6,10 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Properties;
 import java.util.concurrent.Semaphore;
 import org.duckdb.DuckDBConnection;
+import org.duckdb.DuckDBDriver;
 
 /**
  * One embedded DuckDB instance for the whole process (a file can be opened by one instance only);
@@ -19,7 +21,10 @@ final class DuckDbSource implements ConnectionSource {
   private final int max;
 
   DuckDbSource(String url, int max) throws SQLException {
-    this.root = (DuckDBConnection) DriverManager.getConnection(url);
+    Properties properties = new Properties();
+    // stream results: a SELECT * over millions of rows is read row by row, never materialised
+    properties.setProperty(DuckDBDriver.JDBC_STREAM_RESULTS, "true");
+    this.root = (DuckDBConnection) DriverManager.getConnection(url, properties);
     this.permits = new Semaphore(max);
     this.max = max;
   }

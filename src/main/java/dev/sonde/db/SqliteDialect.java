@@ -1,5 +1,6 @@
 package dev.sonde.db;
 
+import dev.sonde.db.guard.SqlGuard;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -10,6 +11,11 @@ final class SqliteDialect extends Dialect {
   @Override
   public String name() {
     return "sqlite";
+  }
+
+  @Override
+  public SqlGuard.Profile guardProfile() {
+    return SqlGuard.Profile.SQLITE;
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.sonde.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sonde.config.SondeConfig;
+import dev.sonde.tools.query.QueryFamilyVerticle;
 import dev.sonde.tools.schema.SchemaFamilyVerticle;
 import dev.sonde.tools.system.SystemFamilyVerticle;
 import io.vertx.core.json.JsonArray;
@@ -26,6 +27,7 @@ class ToolsListGoldenTest {
     JsonArray listing = new JsonArray();
     new SystemFamilyVerticle(services, Instant.now()).specs().forEach(s -> listing.add(s.toJson()));
     new SchemaFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
+    new QueryFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
     String actual = listing.encodePrettily() + "\n";
     if (Boolean.getBoolean("sonde.updateGolden")) {
       Files.createDirectories(GOLDEN.getParent());

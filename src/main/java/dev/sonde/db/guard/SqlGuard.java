@@ -1,0 +1,281 @@
+package dev.sonde.db.guard;
+
+import dev.sonde.db.DatabaseException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.Locale;
+import java.util.Set;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.statement.DescribeStatement;
+import net.sf.jsqlparser.statement.ShowColumnsStatement;
+import net.sf.jsqlparser.statement.ShowStatement;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.show.ShowTablesStatement;
+
+/**
+ * Decides whether SQL may run as a read, in layers; a refused statement never reaches the database.
+ *
+ * <ol>
+ *   <li>the lexer: exactly one statement, nothing unclosed, no executable comments;
+ *   <li>functions with side effects or escapes, wherever they are called;
+ *   <li>in strict mode, a parser: the engine's own where it has one (DuckDB), else JSqlParser,
+ *       accepting only reads and walking the whole tree;
+ *   <li>the engine itself runs the read in a read-only transaction (see the dialects).
+ * </ol>
+ */
+public final class SqlGuard {
+  /**
+   * Strict parses; engine-only keeps the lexer and leaves the rest to the engine's read-only mode.
+   */
+  public enum Mode {
+    STRICT,
+    ENGINE_ONLY;
+
+    public static Mode of(String name) {
+      return "engine-only".equals(name) ? ENGINE_ONLY : STRICT;
+    }
+  }
+
+  /** The engine's own parser: the AST of a SELECT as DuckDB's json_serialize_sql returns it. */
+  @FunctionalInterface
+  public interface EngineParser {
+    JsonObject parse(String statement) throws Exception;
+  }
+
+  /** How one engine's SQL is read and which of its functions are refused. */
+  public record Profile(String engine, LexerRules lexer, Set<String> denylist) {
+    public static final Profile DUCKDB = new Profile("duckdb", LexerRules.DUCKDB, Denylist.DUCKDB);
+    public static final Profile POSTGRES =
+        new Profile("postgres", LexerRules.POSTGRES, Denylist.POSTGRES);
+    public static final Profile MYSQL = new Profile("mysql", LexerRules.MYSQL, Denylist.MYSQL);
+    public static final Profile SQLITE = new Profile("sqlite", LexerRules.SQLITE, Denylist.SQLITE);
+    public static final Profile H2 = new Profile("h2", LexerRules.H2, Denylist.H2);
+
+    /** An engine Sonde has no dialect for: the strictest lexing and every engine's denylist. */
+    public static final Profile GENERIC = new Profile("jdbc", LexerRules.POSTGRES, Denylist.ALL);
+  }
+
+  private SqlGuard() {}
+
+  /**
+   * Returns the one statement to run as a read, or throws a {@link DatabaseException} saying what
+   * was refused and what to use instead.
+   */
+  public static String checkRead(
+      String sql, Profile profile, Mode mode, int maxLength, EngineParser engineParser) {
+    try {
+      SqlLexer.Scan scan = lex(sql, profile, maxLength);
+      String statement = scan.statements().get(0);
+      if (mode == Mode.ENGINE_ONLY) {
+        return statement;
+      }
+      if (engineParser != null) {
+        checkWithEngine(statement, scan.firstWord(), profile, engineParser);
+      } else {
+        checkWithParser(statement, profile);
+      }
+      return statement;
+    } catch (GuardRefusal refusal) {
+      throw new DatabaseException("rejected: " + refusal.getMessage());
+    }
+  }
+
+  static String deniedMessage(String function) {
+    return function
+        + "() is not allowed: it reads files or the network, waits, takes locks, runs"
+        + " dynamic SQL or changes state; query the tables directly";
+  }
+
+  private static SqlLexer.Scan lex(String sql, Profile profile, int maxLength) {
+    if (sql == null || sql.isBlank()) {
+      throw new GuardRefusal("the SQL is empty; send one SELECT statement");
+    }
+    if (sql.length() > maxLength) {
+      throw new GuardRefusal(
+          "the SQL is "
+              + sql.length()
+              + " characters; the limit for this connection is "
+              + maxLength);
+    }
+    SqlLexer.Scan scan = SqlLexer.scan(sql, profile.lexer());
+    if (scan.problem() != null) {
+      throw new GuardRefusal(scan.problem());
+    }
+    if (scan.statements().isEmpty()) {
+      throw new GuardRefusal("the SQL holds only comments; send one SELECT statement");
+    }
+    if (scan.statements().size() > 1) {
+      throw new GuardRefusal(
+          "only one statement per call is allowed, found "
+              + scan.statements().size()
+              + "; send them one at a time");
+    }
+    for (String call : scan.calls()) {
+      if (profile.denylist().contains(call)) {
+        throw new GuardRefusal(deniedMessage(call));
+      }
+    }
+    return scan;
+  }
+
+  private static void checkWithParser(String statement, Profile profile) {
+    Statement parsed;
+    try {
+      parsed = CCJSqlParserUtil.parse(statement);
+    } catch (JSQLParserException | RuntimeException e) {
+      throw new GuardRefusal(
+          "the statement could not be parsed as a read-only query; check its syntax"
+              + " (a connection with guard: engine-only leaves this check to the database)");
+    }
+    if (parsed instanceof Select select) {
+      select.accept(
+          (net.sf.jsqlparser.statement.select.SelectVisitor<Void>)
+              new ReadOnlyWalker(profile.denylist()),
+          (Object) null);
+      return;
+    }
+    if (parsed instanceof ShowStatement
+        || parsed instanceof ShowColumnsStatement
+        || parsed instanceof ShowTablesStatement
+        || parsed instanceof DescribeStatement) {
+      return;
+    }
+    throw new GuardRefusal(whatItIs(parsed));
+  }
+
+  private static String whatItIs(Statement parsed) {
+    String kind = parsed.getClass().getSimpleName();
+    if (kind.matches("Insert|Update|Delete|Merge|Upsert|Replace")) {
+      return kind.toUpperCase(Locale.ROOT)
+          + " changes data; execute_query only reads (use execute_write where the connection allows writes)";
+    }
+    if (kind.startsWith("Create")
+        || kind.startsWith("Alter")
+        || kind.startsWith("Drop")
+        || kind.equals("Truncate")
+        || kind.equals("Comment")
+        || kind.startsWith("Rename")
+        || kind.equals("Grant")) {
+      return "schema changes (" + kind + ") are not allowed";
+    }
+    if (kind.matches("Commit|RollbackStatement|SavepointStatement|Block|Transaction.*|Begin.*")) {
+      return "transaction control is not allowed; every read runs in its own read-only transaction";
+    }
+    if (kind.equals("SetStatement")
+        || kind.equals("ResetStatement")
+        || kind.equals("UseStatement")) {
+      return "SET and USE change the session; they are not allowed";
+    }
+    if (kind.equals("ExplainStatement")) {
+      return "EXPLAIN goes through explain_query";
+    }
+    return kind
+        + " is not a read; execute_query runs SELECT, WITH ... SELECT, VALUES, SHOW and DESCRIBE";
+  }
+
+  private static void checkWithEngine(
+      String statement, String firstWord, Profile profile, EngineParser parser) {
+    JsonObject ast = engineParse(statement, parser);
+    if (ast.getBoolean("error", false) && "PIVOT".equals(firstWord)) {
+      checkPivotSource(statement, profile, parser);
+      return;
+    }
+    if (ast.getBoolean("error", false)) {
+      String message = ast.getString("error_message", "");
+      throw new GuardRefusal(
+          message.startsWith("Only SELECT")
+              ? "only reads are allowed: SELECT, WITH, VALUES, FROM, PIVOT, SUMMARIZE, DESCRIBE, SHOW (use execute_write for changes, explain_query for plans)"
+              : "the engine refused the statement: " + message);
+    }
+    JsonArray statements = ast.getJsonArray("statements", new JsonArray());
+    if (statements.size() != 1) {
+      throw new GuardRefusal("only one statement per call is allowed, found " + statements.size());
+    }
+    walk(statements.getValue(0), profile.denylist());
+  }
+
+  private static JsonObject engineParse(String statement, EngineParser parser) {
+    try {
+      return parser.parse(statement);
+    } catch (Exception e) {
+      throw new GuardRefusal(
+          "the statement could not be checked by the engine's parser; check its syntax");
+    }
+  }
+
+  /**
+   * A dynamic PIVOT (no IN list) is planned as several statements, so the engine cannot serialize
+   * it; it reads all the same. Its source must be a table name, or a query that passes on its own
+   * (the lexer has already checked every function it calls).
+   */
+  private static void checkPivotSource(String statement, Profile profile, EngineParser parser) {
+    String rest = statement.substring("PIVOT".length()).stripLeading();
+    if (rest.startsWith("(")) {
+      int close = matchingParen(rest);
+      if (close < 0) {
+        throw new GuardRefusal("unbalanced parentheses in the PIVOT source");
+      }
+      checkWithEngine(
+          "SELECT * FROM (" + rest.substring(1, close) + ")", "SELECT", profile, parser);
+      return;
+    }
+    java.util.regex.Matcher table =
+        java.util.regex.Pattern.compile(
+                "^((?:[A-Za-z_][A-Za-z0-9_]*|\"[^\"]+\")(?:\\.(?:[A-Za-z_][A-Za-z0-9_]*|\"[^\"]+\")){0,2})\\s+ON\\b",
+                java.util.regex.Pattern.CASE_INSENSITIVE)
+            .matcher(rest);
+    if (!table.find()) {
+      throw new GuardRefusal(
+          "a PIVOT reads from a table name or a parenthesised SELECT; rewrite its source as one of those");
+    }
+    checkWithEngine("SELECT * FROM " + table.group(1), "SELECT", profile, parser);
+  }
+
+  private static int matchingParen(String text) {
+    int depth = 0;
+    char quote = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (quote != 0) {
+        if (c == quote) {
+          quote = 0;
+        }
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+      } else if (c == '(') {
+        depth++;
+      } else if (c == ')' && --depth == 0) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Every function the tree calls, and every table named by what looks like a file or URL. */
+  private static void walk(Object node, Set<String> denylist) {
+    if (node instanceof JsonObject object) {
+      if ("FUNCTION".equals(object.getString("class"))
+          || "FUNCTION".equals(object.getString("type"))) {
+        String name = object.getString("function_name");
+        if (name != null && denylist.contains(name.toLowerCase(Locale.ROOT))) {
+          throw new GuardRefusal(deniedMessage(name.toLowerCase(Locale.ROOT)));
+        }
+      }
+      if ("BASE_TABLE".equals(object.getString("type"))) {
+        String table = object.getString("table_name", "");
+        if (table.contains("/")
+            || table.contains("\\")
+            || table.contains(":")
+            || table.matches(".*\\.[A-Za-z0-9]{1,8}$")) {
+          throw new GuardRefusal(
+              "'" + table + "' looks like a file or URL; queries read tables, not files");
+        }
+      }
+      object.forEach(entry -> walk(entry.getValue(), denylist));
+    } else if (node instanceof JsonArray array) {
+      array.forEach(item -> walk(item, denylist));
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package dev.sonde.support;
+
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+
+/**
+ * One in-process Sonde with real databases, shared by the database tests of a JVM: the generated
+ * demo DuckDB (default), Chinook on SQLite (from ../shared), an H2 database with the same table in
+ * two schemas, and in-memory DuckDBs with a short timeout and with writes allowed.
+ */
+public final class DatabaseSonde {
+  public static final Path CHINOOK = Path.of("../shared/datasets/chinook/Chinook_Sqlite.sqlite");
+  private static InProcessSonde instance;
+  private static HttpMcpClient client;
+  private static long ids = 1000;
+
+  private DatabaseSonde() {}
+
+  public static synchronized InProcessSonde get() {
+    if (instance == null) {
+      try {
+        Path chinook = Files.createTempFile("chinook-", ".sqlite");
+        Files.copy(CHINOOK, chinook, StandardCopyOption.REPLACE_EXISTING);
+        instance =
+            new InProcessSonde(
+                Map.ofEntries(
+                    Map.entry("data.dir", "target/test-data"),
+                    Map.entry("databases.connections.demo.demo", "true"),
+                    Map.entry("databases.connections.demo.path", "demo.duckdb"),
+                    Map.entry("databases.connections.chinook.type", "jdbc"),
+                    Map.entry("databases.connections.chinook.url", "jdbc:sqlite:" + chinook),
+                    Map.entry("databases.connections.engineonly.type", "jdbc"),
+                    Map.entry("databases.connections.engineonly.url", "jdbc:sqlite:" + chinook),
+                    Map.entry("databases.connections.engineonly.guard", "engine-only"),
+                    Map.entry("databases.connections.shop.type", "jdbc"),
+                    Map.entry(
+                        "databases.connections.shop.url",
+                        "jdbc:h2:mem:shop;DB_CLOSE_DELAY=-1;INIT="
+                            + "CREATE SCHEMA IF NOT EXISTS SALES\\;CREATE TABLE IF NOT EXISTS SALES.ITEMS(ID INT PRIMARY KEY)\\;"
+                            + "CREATE SCHEMA IF NOT EXISTS ARCHIVE\\;CREATE TABLE IF NOT EXISTS ARCHIVE.ITEMS(ID INT)\\;"
+                            + "CREATE TABLE IF NOT EXISTS PUBLIC.NOTES(ID INT)"),
+                    Map.entry("databases.connections.quick.type", "duckdb"),
+                    Map.entry("databases.connections.quick.queryTimeoutSeconds", "1")));
+        client = new HttpMcpClient(instance.port());
+        client.initialize("2025-11-25");
+        InProcessSonde started = instance;
+        Runtime.getRuntime().addShutdownHook(new Thread(started::close));
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    return instance;
+  }
+
+  public static synchronized HttpMcpClient client() {
+    get();
+    return client;
+  }
+
+  /** The CallToolResult of one call. */
+  public static JsonObject call(String tool, JsonObject args) {
+    long id;
+    synchronized (DatabaseSonde.class) {
+      id = ids++;
+    }
+    return client()
+        .request(id, "tools/call", new JsonObject().put("name", tool).put("arguments", args))
+        .getJsonObject("result");
+  }
+}
