@@ -72,9 +72,11 @@ public final class SqlGuard {
         return statement;
       }
       if (engineParser != null) {
-        checkWithEngine(statement, scan.firstWord(), profile, engineParser);
+        checkWithEngine(
+            statement, scan.withoutComments().get(0), scan.firstWord(), profile, engineParser);
       } else {
-        checkWithParser(statement, profile);
+        // the parser only classifies: strings are data, so a neutral literal spares it escape rules
+        checkWithParser(scan.neutral().get(0), profile);
       }
       return statement;
     } catch (GuardRefusal refusal) {
@@ -176,10 +178,14 @@ public final class SqlGuard {
   }
 
   private static void checkWithEngine(
-      String statement, String firstWord, Profile profile, EngineParser parser) {
+      String statement,
+      String withoutComments,
+      String firstWord,
+      Profile profile,
+      EngineParser parser) {
     JsonObject ast = engineParse(statement, parser);
     if (ast.getBoolean("error", false) && "PIVOT".equals(firstWord)) {
-      checkPivotSource(statement, profile, parser);
+      checkPivotSource(withoutComments, profile, parser);
       return;
     }
     if (ast.getBoolean("error", false)) {
@@ -217,8 +223,8 @@ public final class SqlGuard {
       if (close < 0) {
         throw new GuardRefusal("unbalanced parentheses in the PIVOT source");
       }
-      checkWithEngine(
-          "SELECT * FROM (" + rest.substring(1, close) + ")", "SELECT", profile, parser);
+      String source = "SELECT * FROM (" + rest.substring(1, close) + ")";
+      checkWithEngine(source, source, "SELECT", profile, parser);
       return;
     }
     java.util.regex.Matcher table =
@@ -230,7 +236,8 @@ public final class SqlGuard {
       throw new GuardRefusal(
           "a PIVOT reads from a table name or a parenthesised SELECT; rewrite its source as one of those");
     }
-    checkWithEngine("SELECT * FROM " + table.group(1), "SELECT", profile, parser);
+    String source = "SELECT * FROM " + table.group(1);
+    checkWithEngine(source, source, "SELECT", profile, parser);
   }
 
   private static int matchingParen(String text) {

@@ -12,19 +12,33 @@ import java.util.Set;
  * comments are errors, never guesses.
  */
 public final class SqlLexer {
-  /** The statements (comments kept, blank ones dropped), the functions called, or the problem. */
+  /**
+   * The statements (comments kept, blank ones dropped); the same with comments blanked out; the
+   * same with strings also replaced by {@code 's'} (for parsers that only need the shape); the
+   * functions called; the first word; or the problem.
+   */
   public record Scan(
-      List<String> statements, Set<String> calls, String firstWord, String problem) {}
+      List<String> statements,
+      List<String> withoutComments,
+      List<String> neutral,
+      Set<String> calls,
+      String firstWord,
+      String problem) {}
 
   private final String sql;
   private final LexerRules rules;
   private final List<String> statements = new ArrayList<>();
+  private final List<String> withoutComments = new ArrayList<>();
+  private final List<String> neutral = new ArrayList<>();
+  private final StringBuilder plainText = new StringBuilder();
+  private final StringBuilder neutralText = new StringBuilder();
   private final Set<String> calls = new LinkedHashSet<>();
   private int pos;
   private int statementStart;
   private boolean statementHasContent;
   private String firstWord;
   private String pendingName;
+  private boolean consumedString;
 
   private SqlLexer(String sql, LexerRules rules) {
     this.sql = sql;
@@ -34,24 +48,38 @@ public final class SqlLexer {
   public static Scan scan(String sql, LexerRules rules) {
     SqlLexer lexer = new SqlLexer(sql, rules);
     String problem = lexer.run();
-    return new Scan(lexer.statements, lexer.calls, lexer.firstWord, problem);
+    return new Scan(
+        lexer.statements,
+        lexer.withoutComments,
+        lexer.neutral,
+        lexer.calls,
+        lexer.firstWord,
+        problem);
   }
 
   private String run() {
+    if (sql.indexOf('\0') >= 0) {
+      // a C engine stops reading at NUL: text after it would be invisible here but not there
+      return "NUL characters are not allowed in SQL";
+    }
     int n = sql.length();
     while (pos < n) {
       char c = sql.charAt(pos);
       char next = pos + 1 < n ? sql.charAt(pos + 1) : '\0';
+      int start = pos;
       if (Character.isWhitespace(c)) {
         pos++;
+        keep(start, false);
       } else if (c == '-'
           && next == '-'
           && (!rules.dashCommentNeedsSpace()
               || pos + 2 >= n
               || Character.isWhitespace(sql.charAt(pos + 2)))) {
         skipLine();
+        blank();
       } else if (c == '#' && rules.hashComments()) {
         skipLine();
+        blank();
       } else if (c == '/' && next == '*') {
         if (rules.executableComments() && pos + 2 < n && sql.charAt(pos + 2) == '!') {
           return "MySQL executable comments (/*! ... */) are not allowed";
@@ -59,6 +87,7 @@ public final class SqlLexer {
         if (!skipBlockComment()) {
           return "unclosed comment";
         }
+        blank();
       } else if (c == ';') {
         endStatement(pos);
         pos++;
@@ -69,6 +98,7 @@ public final class SqlLexer {
         if (problem != null) {
           return problem;
         }
+        keep(start, consumedString);
       }
     }
     endStatement(n);
@@ -76,7 +106,9 @@ public final class SqlLexer {
   }
 
   private String token(char c, char next) {
+    consumedString = false;
     if (c == '\'') {
+      consumedString = true;
       pendingName = null;
       return skipString('\'', rules.backslashEscapesInStrings()) ? null : "unclosed string literal";
     }
@@ -86,6 +118,7 @@ public final class SqlLexer {
         && !isWordChar(previous())) {
       pos++;
       pendingName = null;
+      consumedString = true;
       return skipString('\'', true) ? null : "unclosed string literal";
     }
     if (c == '"') {
@@ -131,6 +164,7 @@ public final class SqlLexer {
         }
         pos = end + tag.length();
         pendingName = null;
+        consumedString = true;
         return null;
       }
     }
@@ -156,6 +190,18 @@ public final class SqlLexer {
     return null;
   }
 
+  /** Copies what was just consumed; a string becomes 's' in the neutral text. */
+  private void keep(int start, boolean string) {
+    String text = sql.substring(start, pos);
+    plainText.append(text);
+    neutralText.append(string ? "'s'" : text);
+  }
+
+  private void blank() {
+    plainText.append(' ');
+    neutralText.append(' ');
+  }
+
   private char previous() {
     return pos > 0 ? sql.charAt(pos - 1) : '\0';
   }
@@ -167,7 +213,11 @@ public final class SqlLexer {
   private void endStatement(int end) {
     if (statementHasContent) {
       statements.add(sql.substring(statementStart, end).trim());
+      withoutComments.add(plainText.toString().trim());
+      neutral.add(neutralText.toString().trim());
     }
+    plainText.setLength(0);
+    neutralText.setLength(0);
     statementHasContent = false;
     pendingName = null;
   }
