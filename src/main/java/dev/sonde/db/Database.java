@@ -139,6 +139,123 @@ public final class Database {
         });
   }
 
+  /** The plan of a guarded read as text, capped at the connection's character budget. */
+  public Future<JsonObject> explain(String sql, boolean analyze) {
+    return read(
+        c -> {
+          String statement =
+              SqlGuard.checkRead(
+                  sql,
+                  dialect.guardProfile(),
+                  SqlGuard.Mode.of(config.guard()),
+                  config.maxSqlLength(),
+                  dialect.engineParser(c));
+          StringBuilder plan = new StringBuilder();
+          try (Statement st = c.createStatement();
+              ResultSet rs = st.executeQuery(dialect.explain(statement, analyze))) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+              for (int i = 1; i <= columns; i++) {
+                String part = rs.getString(i);
+                if (part != null && !(columns > 1 && i == 1 && part.endsWith("_plan"))) {
+                  plan.append(part).append(i < columns ? "  " : "");
+                }
+              }
+              plan.append('\n');
+            }
+          }
+          boolean truncated = plan.length() > config.maxChars();
+          return new JsonObject()
+              .put(
+                  "plan",
+                  truncated
+                      ? plan.substring(0, config.maxChars()) + ResultShaper.ELLIPSIS
+                      : plan.toString())
+              .put("analyze", analyze)
+              .put("truncated", truncated);
+        });
+  }
+
+  /**
+   * Runs one guarded INSERT, UPDATE, DELETE or MERGE in its own transaction: committed when it
+   * succeeds, rolled back when it fails. A commit that does not answer in time discards the
+   * connection and says the outcome is unknown.
+   */
+  public Future<JsonObject> write(String sql, Consumer<Runnable> onCancel) {
+    if (!config.write()) {
+      return Future.failedFuture(
+          new DatabaseException(
+              "connection '"
+                  + name
+                  + "' does not allow writes;"
+                  + " an operator can set write: true (and readOnly: false) for it"));
+    }
+    return workers.executeBlocking(
+        () -> {
+          String statement =
+              SqlGuard.checkWrite(sql, dialect.guardProfile(), config.maxSqlLength());
+          Connection c = source.borrow();
+          boolean discard = false;
+          try (Statement st = c.createStatement()) {
+            c.setAutoCommit(false);
+            onCancel.accept(() -> cancelQuietly(st));
+            long timer =
+                vertx.setTimer(config.queryTimeoutSeconds() * 1000L, id -> cancelQuietly(st));
+            int affected;
+            try {
+              affected = st.executeUpdate(statement);
+            } catch (SQLException e) {
+              c.rollback();
+              throw new DatabaseException(
+                  name + ": " + firstLine(e.getMessage()) + " (nothing was changed)");
+            } finally {
+              vertx.cancelTimer(timer);
+            }
+            try {
+              commitWithin(c, config.queryTimeoutSeconds());
+            } catch (SQLException e) {
+              discard = true;
+              throw new DatabaseException(
+                  name
+                      + ": the commit did not complete ("
+                      + firstLine(e.getMessage())
+                      + "); whether the change was applied is unknown: check before retrying");
+            }
+            return new JsonObject().put("affected_rows", affected).put("committed", true);
+          } finally {
+            if (discard) {
+              abandon(c);
+            } else {
+              c.setAutoCommit(true);
+              c.close();
+            }
+          }
+        },
+        false);
+  }
+
+  private void commitWithin(Connection c, int seconds) throws SQLException {
+    long timer = vertx.setTimer(seconds * 1000L, id -> abandon(c));
+    try {
+      c.commit();
+    } finally {
+      vertx.cancelTimer(timer);
+    }
+  }
+
+  /** Closes a connection whose state is unknown, so the pool never hands it out again. */
+  private static void abandon(Connection c) {
+    try {
+      c.abort(Runnable::run);
+    } catch (SQLException | RuntimeException e) {
+      try {
+        c.close();
+      } catch (SQLException ignored) {
+        // already gone
+      }
+    }
+  }
+
   private static void cancelQuietly(Statement statement) {
     try {
       statement.cancel();

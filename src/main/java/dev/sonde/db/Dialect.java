@@ -216,6 +216,13 @@ public abstract class Dialect {
     return new JsonArray(new ArrayList<>(byKey.values()));
   }
 
+  /**
+   * The statement that explains {@code sql}; ANALYZE runs it (inside the read-only transaction).
+   */
+  public String explain(String sql, boolean analyze) {
+    return (analyze ? "EXPLAIN ANALYZE " : "EXPLAIN ") + sql;
+  }
+
   /** The engine's version, for health checks. */
   public String version(Connection connection) throws SQLException {
     DatabaseMetaData md = connection.getMetaData();

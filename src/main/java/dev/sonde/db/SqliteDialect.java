@@ -36,6 +36,15 @@ final class SqliteDialect extends Dialect {
   }
 
   @Override
+  public String explain(String sql, boolean analyze) {
+    if (analyze) {
+      throw new DatabaseException(
+          "SQLite has no EXPLAIN ANALYZE; call explain_query without analyze");
+    }
+    return "EXPLAIN QUERY PLAN " + sql;
+  }
+
+  @Override
   public List<String> searchPath(Connection connection) {
     return List.of("main", "");
   }

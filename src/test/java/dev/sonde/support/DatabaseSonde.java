@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * One in-process Sonde with real databases, shared by the database tests of a JVM: the generated
  * demo DuckDB (default), Chinook on SQLite (from ../shared), an H2 database with the same table in
- * two schemas, and in-memory DuckDBs with a short timeout and with writes allowed.
+ * two schemas, an in-memory DuckDB with a short timeout and an H2 database that allows writes.
  */
 public final class DatabaseSonde {
   public static final Path CHINOOK = Path.of("../shared/datasets/chinook/Chinook_Sqlite.sqlite");
@@ -42,6 +42,13 @@ public final class DatabaseSonde {
                             + "CREATE SCHEMA IF NOT EXISTS SALES\\;CREATE TABLE IF NOT EXISTS SALES.ITEMS(ID INT PRIMARY KEY)\\;"
                             + "CREATE SCHEMA IF NOT EXISTS ARCHIVE\\;CREATE TABLE IF NOT EXISTS ARCHIVE.ITEMS(ID INT)\\;"
                             + "CREATE TABLE IF NOT EXISTS PUBLIC.NOTES(ID INT)"),
+                    Map.entry("databases.connections.scratch.type", "jdbc"),
+                    Map.entry(
+                        "databases.connections.scratch.url",
+                        "jdbc:h2:mem:scratch;DB_CLOSE_DELAY=-1;INIT="
+                            + "CREATE TABLE IF NOT EXISTS NOTES(ID INT PRIMARY KEY, BODY VARCHAR(100))"),
+                    Map.entry("databases.connections.scratch.readOnly", "false"),
+                    Map.entry("databases.connections.scratch.write", "true"),
                     Map.entry("databases.connections.quick.type", "duckdb"),
                     Map.entry("databases.connections.quick.queryTimeoutSeconds", "1")));
         client = new HttpMcpClient(instance.port());

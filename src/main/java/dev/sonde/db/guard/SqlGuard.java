@@ -84,6 +84,37 @@ public final class SqlGuard {
     }
   }
 
+  /**
+   * Returns the one statement to run as a write (INSERT, UPDATE, DELETE, MERGE), or throws a {@link
+   * DatabaseException} saying what was refused.
+   */
+  public static String checkWrite(String sql, Profile profile, int maxLength) {
+    try {
+      SqlLexer.Scan scan = lex(sql, profile, maxLength);
+      Statement parsed;
+      try {
+        parsed = CCJSqlParserUtil.parse(scan.neutral().get(0));
+      } catch (JSQLParserException | RuntimeException e) {
+        throw new GuardRefusal(
+            "the statement could not be parsed as an INSERT, UPDATE, DELETE or MERGE; check its syntax");
+      }
+      String kind = parsed.getClass().getSimpleName();
+      if (parsed instanceof Select
+          || parsed instanceof ShowStatement
+          || parsed instanceof DescribeStatement) {
+        throw new GuardRefusal("this is a read; use execute_query");
+      }
+      if (!kind.matches("Insert|Update|Delete|Merge|Upsert")) {
+        throw new GuardRefusal(
+            kind
+                + " is not allowed here: execute_write runs one INSERT, UPDATE, DELETE or MERGE (schema changes and session commands are refused)");
+      }
+      return scan.statements().get(0);
+    } catch (GuardRefusal refusal) {
+      throw new DatabaseException("rejected: " + refusal.getMessage());
+    }
+  }
+
   static String deniedMessage(String function) {
     return function
         + "() is not allowed: it reads files or the network, waits, takes locks, runs"

@@ -1,0 +1,59 @@
+package dev.sonde.tools.query;
+
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.Schemas;
+import dev.sonde.tools.Tool;
+import dev.sonde.tools.ToolAnnotations;
+import dev.sonde.tools.ToolContext;
+import dev.sonde.tools.ToolResult;
+import dev.sonde.tools.ToolSpec;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * One INSERT, UPDATE, DELETE or MERGE on a connection that allows writes; listed only when one
+ * does.
+ */
+final class ExecuteWriteTool implements Tool {
+  private final FamilyServices services;
+  private final ToolSpec spec =
+      ToolSpec.builder("execute_write")
+          .title("Change data")
+          .description(
+              "Runs one INSERT, UPDATE, DELETE or MERGE in its own transaction (committed on"
+                  + " success, rolled back on failure) on a connection configured with write: true, and"
+                  + " returns affected_rows. Schema changes, session commands and reads are refused.")
+          .input(
+              Schemas.prop(
+                  Schemas.prop(
+                      Schemas.object(),
+                      "sql",
+                      Schemas.string("One INSERT, UPDATE, DELETE or MERGE").put("minLength", 1),
+                      true),
+                  "connection",
+                  Schemas.string("Named connection that allows writes; omit for the default"),
+                  false))
+          .output(
+              Schemas.prop(
+                  Schemas.result(), "affected_rows", new JsonObject().put("type", "integer"), true))
+          .annotations(new ToolAnnotations(false, true, false, false))
+          .build();
+
+  ExecuteWriteTool(FamilyServices services) {
+    this.services = services;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public Future<ToolResult> call(ToolContext ctx) {
+    return services
+        .databases()
+        .get(ctx.args().getString("connection"))
+        .write(ctx.args().getString("sql"), ctx::onCancel)
+        .map(ToolResult::structured);
+  }
+}
