@@ -19,7 +19,9 @@ import dev.sonde.tools.conformance.ConformanceFamilyVerticle;
 import dev.sonde.tools.conformance.ConformancePrompts;
 import dev.sonde.tools.conformance.ConformanceResources;
 import dev.sonde.tools.query.QueryFamilyVerticle;
+import dev.sonde.tools.schema.DatabasePrompts;
 import dev.sonde.tools.schema.SchemaFamilyVerticle;
+import dev.sonde.tools.schema.SchemaResources;
 import dev.sonde.tools.system.SystemFamilyVerticle;
 import dev.sonde.web.JobsApi;
 import dev.sonde.web.OriginGuard;
@@ -187,6 +189,8 @@ public final class Sonde {
     families.add(new SystemFamilyVerticle(services, startedAt));
     families.add(new SchemaFamilyVerticle(services));
     families.add(new QueryFamilyVerticle(services));
+    resources.add(new SchemaResources(vertx, config, databases));
+    prompts.add(new DatabasePrompts(databases));
     if (config.mcp().conformance()) {
       families.add(new ConformanceFamilyVerticle(services));
       resources.add(new ConformanceResources());

@@ -290,6 +290,7 @@ public final class ConfigLoader {
   private static final List<String> DATABASE_TYPES = List.of("duckdb", "jdbc", "postgres");
 
   private static void validateDatabases(SondeConfig.DatabasesConfig databases) {
+    range("databases.schemaWatchSeconds", databases.schemaWatchSeconds(), 1, 86400);
     if (!databases.defaultConnection().isEmpty()
         && !databases.connections().containsKey(databases.defaultConnection())) {
       throw new ConfigException(

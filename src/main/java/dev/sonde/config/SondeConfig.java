@@ -53,7 +53,9 @@ public record SondeConfig(
 
   /** The named connections every database tool can target, and the one used when none is named. */
   public record DatabasesConfig(
-      String defaultConnection, Map<String, ConnectionConfig> connections) {}
+      String defaultConnection,
+      int schemaWatchSeconds,
+      Map<String, ConnectionConfig> connections) {}
 
   /**
    * One named connection and its limits. Secrets never sit here: {@code passwordEnv} names the
@@ -93,6 +95,7 @@ public record SondeConfig(
         new FamiliesConfig(List.of()),
         new DatabasesConfig(
             "demo",
+            10,
             Map.of(
                 "demo",
                 new ConnectionConfig(

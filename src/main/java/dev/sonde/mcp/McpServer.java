@@ -5,6 +5,7 @@ import dev.sonde.config.SondeConfig;
 import dev.sonde.tools.CallHeaders;
 import dev.sonde.tools.PromptProvider;
 import dev.sonde.tools.ResourceProvider;
+import dev.sonde.tools.ToolException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class McpServer {
   /** Publish {@code {"uri": ...}} here when a resource changes, to notify its subscribers. */
-  public static final String RESOURCE_UPDATED_ADDRESS = "sonde.resources.updated";
+  public static final String RESOURCE_UPDATED_ADDRESS = CallHeaders.RESOURCE_UPDATED_ADDRESS;
 
   private static final Logger LOG = LoggerFactory.getLogger(McpServer.class);
   private static final JsonObject EMPTY = new JsonObject();
@@ -76,7 +77,17 @@ public final class McpServer {
   /** A new session on a transport; closing it cancels its calls and tasks. */
   public Session openSession(String transport) {
     Session session = sessions.create(transport);
-    session.onClose(() -> caller.cancelAll(session, "the session ended"));
+    session.onClose(
+        () -> {
+          caller.cancelAll(session, "the session ended");
+          session.subscriptions().stream()
+              .filter(uri -> !subscribedAnywhere(uri))
+              .forEach(
+                  uri ->
+                      resources.stream()
+                          .filter(p -> p.owns(uri))
+                          .forEach(p -> p.unsubscribed(uri)));
+        });
     return session;
   }
 
@@ -135,7 +146,7 @@ public final class McpServer {
     Future<JsonObject> result;
     try {
       result = request(session, id, method, params, channel);
-    } catch (McpException e) {
+    } catch (McpException | ToolException e) {
       result = Future.failedFuture(e);
     } catch (RuntimeException e) {
       LOG.error("{} failed", method, e);
@@ -149,6 +160,11 @@ public final class McpServer {
           }
           if (ar.cause() instanceof McpException e) {
             return Future.succeededFuture(JsonRpc.error(id, e.code(), e.getMessage()));
+          }
+          if (ar.cause() instanceof ToolException e) {
+            // a provider's caller-fixable problem: a missing argument, an unknown table
+            return Future.succeededFuture(
+                JsonRpc.error(id, JsonRpc.INVALID_PARAMS, e.getMessage()));
           }
           LOG.error("{} failed", method, ar.cause());
           return Future.succeededFuture(
@@ -194,7 +210,7 @@ public final class McpServer {
           done(Cursors.page(promptListing(), params.getString("cursor"), pageSize, "prompts"));
       case "prompts/get" ->
           getPrompt(required(params, "name"), params.getJsonObject("arguments", EMPTY));
-      case "completion/complete" -> done(complete(params));
+      case "completion/complete" -> complete(params);
       case "logging/setLevel" -> done(setLevel(session, required(params, "level")));
       case "tasks/get" -> done(caller.taskGet(session, params));
       case "tasks/result" -> caller.taskResult(session, params);
@@ -297,11 +313,17 @@ public final class McpServer {
 
   private Future<JsonObject> subscribe(Session session, String uri, boolean on) {
     if (on) {
-      session.subscriptions().add(uri);
-    } else {
-      session.subscriptions().remove(uri);
+      if (session.subscriptions().add(uri)) {
+        resources.stream().filter(p -> p.owns(uri)).forEach(p -> p.subscribed(uri));
+      }
+    } else if (session.subscriptions().remove(uri) && !subscribedAnywhere(uri)) {
+      resources.stream().filter(p -> p.owns(uri)).forEach(p -> p.unsubscribed(uri));
     }
     return done(new JsonObject());
+  }
+
+  private boolean subscribedAnywhere(String uri) {
+    return sessions.all().stream().anyMatch(s -> s.subscriptions().contains(uri));
   }
 
   private void resourceUpdated(String uri) {
@@ -326,7 +348,7 @@ public final class McpServer {
         "unknown prompt '" + name + "'; prompts/list shows the available prompts");
   }
 
-  private JsonObject complete(JsonObject params) {
+  private Future<JsonObject> complete(JsonObject params) {
     JsonObject ref = params.getJsonObject("ref");
     JsonObject argument = params.getJsonObject("argument");
     if (ref == null || argument == null) {
@@ -335,24 +357,37 @@ public final class McpServer {
     }
     String name = argument.getString("name", "");
     String value = argument.getString("value", "");
-    List<String> values = new ArrayList<>();
-    switch (ref.getString("type", "")) {
-      case "ref/prompt" ->
-          prompts.forEach(p -> values.addAll(p.complete(ref.getString("name"), name, value)));
-      case "ref/resource" ->
-          resources.forEach(p -> values.addAll(p.complete(ref.getString("uri"), name, value)));
-      default ->
-          throw new McpException(
-              JsonRpc.INVALID_PARAMS, "ref.type must be ref/prompt or ref/resource");
-    }
-    List<String> page = values.subList(0, Math.min(100, values.size()));
-    return new JsonObject()
-        .put(
-            "completion",
-            new JsonObject()
-                .put("values", new JsonArray(new ArrayList<>(page)))
-                .put("total", values.size())
-                .put("hasMore", values.size() > page.size()));
+    JsonObject context = params.getJsonObject("context", EMPTY);
+    JsonObject resolved = context.getJsonObject("arguments", EMPTY);
+    List<Future<List<String>>> parts =
+        switch (ref.getString("type", "")) {
+          case "ref/prompt" ->
+              prompts.stream()
+                  .map(p -> p.complete(ref.getString("name"), name, value, resolved))
+                  .toList();
+          case "ref/resource" ->
+              resources.stream()
+                  .map(p -> p.complete(ref.getString("uri"), name, value, resolved))
+                  .toList();
+          default ->
+              throw new McpException(
+                  JsonRpc.INVALID_PARAMS, "ref.type must be ref/prompt or ref/resource");
+        };
+    return Future.join(parts)
+        .transform(
+            done -> {
+              List<String> values = new ArrayList<>();
+              parts.stream().filter(Future::succeeded).forEach(f -> values.addAll(f.result()));
+              List<String> page = values.subList(0, Math.min(100, values.size()));
+              return Future.succeededFuture(
+                  new JsonObject()
+                      .put(
+                          "completion",
+                          new JsonObject()
+                              .put("values", new JsonArray(new ArrayList<>(page)))
+                              .put("total", values.size())
+                              .put("hasMore", values.size() > page.size())));
+            });
   }
 
   private JsonObject setLevel(Session session, String level) {

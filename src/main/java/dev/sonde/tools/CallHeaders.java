@@ -21,6 +21,9 @@ public final class CallHeaders {
    */
   public static final String CALLBACK_PREFIX = "sonde.calls.";
 
+  /** Publish {@code {"uri": ...}} here when a resource changes, to notify its subscribers. */
+  public static final String RESOURCE_UPDATED_ADDRESS = "sonde.resources.updated";
+
   /** The protocol engine answers here with its status (sessions, transports, tools per family). */
   public static final String MCP_STATUS_ADDRESS = "sonde.mcp.status";
 

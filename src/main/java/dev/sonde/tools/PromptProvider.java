@@ -14,8 +14,12 @@ public interface PromptProvider {
    */
   Future<JsonObject> get(String name, JsonObject arguments);
 
-  /** Completion values for a prompt argument. */
-  default List<String> complete(String prompt, String argument, String prefix) {
-    return List.of();
+  /**
+   * Completion values for a prompt argument; {@code resolved} holds the arguments the client has
+   * already filled in.
+   */
+  default Future<List<String>> complete(
+      String prompt, String argument, String prefix, JsonObject resolved) {
+    return Future.succeededFuture(List.of());
   }
 }

@@ -20,8 +20,18 @@ public interface ResourceProvider {
   /** The {@code ReadResourceResult} ({@code {contents: [...]}}) of an owned uri. */
   Future<JsonObject> read(String uri);
 
-  /** Completion values for a template variable. */
-  default List<String> complete(String uriTemplate, String variable, String prefix) {
-    return List.of();
+  /**
+   * Completion values for a template variable; {@code resolved} holds the variables the client has
+   * already filled in.
+   */
+  default Future<List<String>> complete(
+      String uriTemplate, String variable, String prefix, JsonObject resolved) {
+    return Future.succeededFuture(List.of());
   }
+
+  /** A session subscribed to {@code uri}; a provider that can watch it publishes changes. */
+  default void subscribed(String uri) {}
+
+  /** The last subscription to {@code uri} ended. */
+  default void unsubscribed(String uri) {}
 }

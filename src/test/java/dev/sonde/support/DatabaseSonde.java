@@ -42,6 +42,7 @@ public final class DatabaseSonde {
                             + "CREATE SCHEMA IF NOT EXISTS SALES\\;CREATE TABLE IF NOT EXISTS SALES.ITEMS(ID INT PRIMARY KEY)\\;"
                             + "CREATE SCHEMA IF NOT EXISTS ARCHIVE\\;CREATE TABLE IF NOT EXISTS ARCHIVE.ITEMS(ID INT)\\;"
                             + "CREATE TABLE IF NOT EXISTS PUBLIC.NOTES(ID INT)"),
+                    Map.entry("databases.schemaWatchSeconds", "1"),
                     Map.entry("databases.connections.scratch.type", "jdbc"),
                     Map.entry(
                         "databases.connections.scratch.url",

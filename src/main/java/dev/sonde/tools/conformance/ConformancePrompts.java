@@ -74,11 +74,12 @@ public final class ConformancePrompts implements PromptProvider {
   }
 
   @Override
-  public List<String> complete(String prompt, String argument, String prefix) {
+  public Future<List<String>> complete(
+      String prompt, String argument, String prefix, JsonObject resolved) {
     if (!"test_prompt_with_arguments".equals(prompt) || !"arg1".equals(argument)) {
-      return List.of();
+      return Future.succeededFuture(List.of());
     }
-    return ARG1_VALUES.stream().filter(v -> v.startsWith(prefix)).toList();
+    return Future.succeededFuture(ARG1_VALUES.stream().filter(v -> v.startsWith(prefix)).toList());
   }
 
   private static JsonObject prompt(String name, String description, JsonArray arguments) {

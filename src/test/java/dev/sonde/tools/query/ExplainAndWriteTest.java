@@ -68,11 +68,14 @@ class ExplainAndWriteTest {
     JsonObject scratch = new JsonObject().put("connection", "scratch");
     assertEquals(
         1,
-        ok("execute_write", scratch.copy().put("sql", "INSERT INTO NOTES VALUES (1, 'first')"))
+        ok(
+                "execute_write",
+                scratch.copy().put("sql", "INSERT INTO NOTES (ID, BODY) VALUES (1, 'first')"))
             .getInteger("affected_rows"));
     String duplicate =
         refused(
-            "execute_write", scratch.copy().put("sql", "INSERT INTO NOTES VALUES (1, 'again')"));
+            "execute_write",
+            scratch.copy().put("sql", "INSERT INTO NOTES (ID, BODY) VALUES (1, 'again')"));
     assertTrue(duplicate.contains("nothing was changed"), duplicate);
     assertEquals(
         1,
@@ -98,7 +101,10 @@ class ExplainAndWriteTest {
     assertTrue(
         refused(
                 "execute_write",
-                scratch.copy().put("sql", "INSERT INTO NOTES VALUES (2, FILE_READ('/etc/passwd'))"))
+                scratch
+                    .copy()
+                    .put(
+                        "sql", "INSERT INTO NOTES (ID, BODY) VALUES (2, FILE_READ('/etc/passwd'))"))
             .contains("file_read() is not allowed"));
     assertTrue(
         refused("execute_write", new JsonObject().put("sql", "DELETE FROM orders"))
