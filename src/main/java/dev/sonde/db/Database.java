@@ -334,6 +334,21 @@ public final class Database {
                 c, TableResolver.resolve(tableName, dialect.tables(c), dialect.searchPath(c))));
   }
 
+  public Future<JsonArray> sequences() {
+    return read(dialect::sequences);
+  }
+
+  /** Inheritance and partitions around a table, or all of them when {@code tableName} is null. */
+  public Future<JsonObject> hierarchy(String tableName) {
+    return read(
+        c ->
+            dialect.hierarchy(
+                c,
+                tableName == null
+                    ? null
+                    : TableResolver.resolve(tableName, dialect.tables(c), dialect.searchPath(c))));
+  }
+
   public Future<Long> rowCount(TableRef table) {
     return read(c -> dialect.rowCount(c, table));
   }

@@ -98,7 +98,7 @@ public final class DatabaseRegistry implements AutoCloseable {
               vertx,
               name,
               c,
-              jdbcDialect(c.url()),
+              jdbcDialect(c.url(), c.queryTimeoutSeconds()),
               new PooledSource(c.url(), c.user(), password(c), poolSize),
               workers);
       default ->
@@ -132,7 +132,10 @@ public final class DatabaseRegistry implements AutoCloseable {
     }
   }
 
-  private static Dialect jdbcDialect(String url) {
+  private static Dialect jdbcDialect(String url, int timeoutSeconds) {
+    if (url.startsWith("jdbc:postgresql:")) {
+      return new PostgresDialect(timeoutSeconds);
+    }
     if (url.startsWith("jdbc:sqlite:")) {
       return new SqliteDialect();
     }

@@ -223,6 +223,22 @@ public abstract class Dialect {
     return (analyze ? "EXPLAIN ANALYZE " : "EXPLAIN ") + sql;
   }
 
+  /** Sequences with current value, increment, bounds, cycle and owning column; none by default. */
+  public JsonArray sequences(Connection connection) throws SQLException {
+    return new JsonArray();
+  }
+
+  /**
+   * Inheritance and partitions around {@code table} (or all of them when null): its parents and its
+   * children with their partition bounds. Engines without inheritance answer with empty lists.
+   */
+  public JsonObject hierarchy(Connection connection, TableRef table) throws SQLException {
+    return new JsonObject()
+        .put("parents", new JsonArray())
+        .put("children", new JsonArray())
+        .put("note", name() + " has no table inheritance or partitions");
+  }
+
   /** The engine's version, for health checks. */
   public String version(Connection connection) throws SQLException {
     DatabaseMetaData md = connection.getMetaData();

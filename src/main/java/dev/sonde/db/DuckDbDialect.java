@@ -105,6 +105,29 @@ final class DuckDbDialect extends Dialect {
   }
 
   @Override
+  public JsonArray sequences(Connection connection) throws SQLException {
+    JsonArray out = new JsonArray();
+    String sql =
+        "SELECT schema_name, sequence_name, last_value, increment_by, min_value, max_value, cycle"
+            + " FROM duckdb_sequences() ORDER BY schema_name, sequence_name";
+    try (Statement st = connection.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        out.add(
+            new JsonObject()
+                .put("sequence", rs.getString(1) + "." + rs.getString(2))
+                .put("current_value", rs.getObject(3) == null ? null : rs.getLong(3))
+                .put("increment", rs.getLong(4))
+                .put("min", rs.getLong(5))
+                .put("max", rs.getLong(6))
+                .put("cycle", rs.getBoolean(7))
+                .putNull("owned_by"));
+      }
+    }
+    return out;
+  }
+
+  @Override
   public String version(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement();
         ResultSet rs = statement.executeQuery("SELECT version()")) {

@@ -19,6 +19,8 @@ public final class SchemaFamilyVerticle extends FamilyVerticle {
             new DescribeTableTool(services),
             new SchemaDefinitionsTool(services),
             new ListIndexesTool(services),
-            new TableRowCountsTool(services)));
+            new TableRowCountsTool(services),
+            new ListSequencesTool(services),
+            new ListTableHierarchyTool(services)));
   }
 }

@@ -1,0 +1,168 @@
+package dev.sonde.db;
+
+import dev.sonde.db.guard.SqlGuard;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * PostgreSQL: reads run in {@code BEGIN READ ONLY} with a statement timeout and are rolled back;
+ * the search path comes from the session; sequences and inheritance from the catalog.
+ */
+final class PostgresDialect extends Dialect {
+  private final int timeoutSeconds;
+
+  PostgresDialect(int timeoutSeconds) {
+    this.timeoutSeconds = timeoutSeconds;
+  }
+
+  @Override
+  public String name() {
+    return "postgres";
+  }
+
+  @Override
+  public SqlGuard.Profile guardProfile() {
+    return SqlGuard.Profile.POSTGRES;
+  }
+
+  @Override
+  public void beginRead(Connection connection) throws SQLException {
+    connection.setAutoCommit(false);
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("SET TRANSACTION READ ONLY");
+      statement.execute("SET LOCAL statement_timeout = " + timeoutSeconds * 1000L);
+    }
+  }
+
+  @Override
+  public void endRead(Connection connection) throws SQLException {
+    connection.rollback();
+    connection.setAutoCommit(true);
+  }
+
+  @Override
+  protected boolean isSystemSchema(String schema) {
+    return super.isSystemSchema(schema) || (schema != null && schema.startsWith("pg_"));
+  }
+
+  @Override
+  public List<TableRef> tables(Connection connection) throws SQLException {
+    List<TableRef> out = new ArrayList<>();
+    String[] types = {"TABLE", "VIEW", "PARTITIONED TABLE", "MATERIALIZED VIEW", "FOREIGN TABLE"};
+    try (ResultSet rs = connection.getMetaData().getTables(null, null, "%", types)) {
+      while (rs.next()) {
+        String schema = rs.getString("TABLE_SCHEM");
+        if (!isSystemSchema(schema)) {
+          String type = rs.getString("TABLE_TYPE");
+          out.add(
+              new TableRef(
+                  connection.getCatalog(),
+                  schema,
+                  rs.getString("TABLE_NAME"),
+                  type.contains("VIEW") ? "VIEW" : "TABLE"));
+        }
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public List<String> searchPath(Connection connection) throws SQLException {
+    List<String> path = new ArrayList<>();
+    try (Statement st = connection.createStatement();
+        ResultSet rs = st.executeQuery("SELECT unnest(current_schemas(false))")) {
+      while (rs.next()) {
+        path.add(rs.getString(1));
+      }
+    }
+    return path;
+  }
+
+  @Override
+  public JsonArray sequences(Connection connection) throws SQLException {
+    String sql =
+        """
+        SELECT s.schemaname, s.sequencename, s.last_value, s.increment_by, s.min_value, s.max_value, s.cycle,
+               (SELECT d.refobjid::regclass::text || '.' || a.attname
+                  FROM pg_depend d
+                  JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid
+                 WHERE d.classid = 'pg_class'::regclass
+                   AND d.objid = (quote_ident(s.schemaname) || '.' || quote_ident(s.sequencename))::regclass
+                   AND d.deptype IN ('a', 'i')
+                 LIMIT 1) AS owned_by
+          FROM pg_sequences s
+         ORDER BY 1, 2
+        """;
+    JsonArray out = new JsonArray();
+    try (Statement st = connection.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        out.add(
+            new JsonObject()
+                .put("sequence", rs.getString(1) + "." + rs.getString(2))
+                .put("current_value", rs.getObject(3) == null ? null : rs.getLong(3))
+                .put("increment", rs.getLong(4))
+                .put("min", rs.getLong(5))
+                .put("max", rs.getLong(6))
+                .put("cycle", rs.getBoolean(7))
+                .put("owned_by", rs.getString(8)));
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public JsonObject hierarchy(Connection connection, TableRef table) throws SQLException {
+    String edges =
+        """
+        SELECT p.oid::regclass::text AS parent, c.oid::regclass::text AS child,
+               c.relispartition AS partition, pg_get_expr(c.relpartbound, c.oid) AS bound
+          FROM pg_inherits i
+          JOIN pg_class c ON c.oid = i.inhrelid
+          JOIN pg_class p ON p.oid = i.inhparent
+        """;
+    JsonArray parents = new JsonArray();
+    JsonArray children = new JsonArray();
+    String sql =
+        table == null
+            ? edges + " ORDER BY 1, 2"
+            : edges + " WHERE p.oid = ?::regclass OR c.oid = ?::regclass ORDER BY 1, 2";
+    try (PreparedStatement st = connection.prepareStatement(sql)) {
+      if (table != null) {
+        String name = quoted(table);
+        st.setString(1, name);
+        st.setString(2, name);
+      }
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          JsonObject edge =
+              new JsonObject()
+                  .put("parent", rs.getString(1))
+                  .put("child", rs.getString(2))
+                  .put("kind", rs.getBoolean(3) ? "partition" : "inherits")
+                  .put("bound", rs.getString(4));
+          boolean isChild =
+              table != null && rs.getString(2).replace("\"", "").endsWith(table.name());
+          (isChild ? parents : children).add(edge);
+        }
+      }
+    }
+    return new JsonObject().put("parents", parents).put("children", children);
+  }
+
+  @Override
+  public String version(Connection connection) throws SQLException {
+    try (Statement st = connection.createStatement();
+        ResultSet rs = st.executeQuery("SHOW server_version")) {
+      rs.next();
+      return "PostgreSQL " + rs.getString(1);
+    }
+  }
+}

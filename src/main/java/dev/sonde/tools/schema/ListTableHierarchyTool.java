@@ -1,0 +1,56 @@
+package dev.sonde.tools.schema;
+
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.Schemas;
+import dev.sonde.tools.Tool;
+import dev.sonde.tools.ToolAnnotations;
+import dev.sonde.tools.ToolContext;
+import dev.sonde.tools.ToolResult;
+import dev.sonde.tools.ToolSpec;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+/** Table inheritance and partitions (PostgreSQL). */
+final class ListTableHierarchyTool implements Tool {
+  private final FamilyServices services;
+  private final ToolSpec spec =
+      ToolSpec.builder("list_table_hierarchy")
+          .title("Table hierarchy")
+          .description(
+              "PostgreSQL inheritance and partitions: for a table, its parents and its children"
+                  + " (with partition bounds); without a table, every parent-child link. An unknown table is"
+                  + " an error; engines without inheritance answer with empty lists and say so.")
+          .input(
+              SchemaArgs.withConnection(
+                  Schemas.prop(
+                      Schemas.object(),
+                      "table_name",
+                      Schemas.string(
+                          "Table: table, schema.table or database.schema.table; omit for all links"),
+                      false)))
+          .output(
+              Schemas.prop(
+                  Schemas.prop(
+                      Schemas.result(), "parents", new JsonObject().put("type", "array"), true),
+                  "children",
+                  new JsonObject().put("type", "array"),
+                  true))
+          .annotations(ToolAnnotations.READ_ONLY)
+          .build();
+
+  ListTableHierarchyTool(FamilyServices services) {
+    this.services = services;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public Future<ToolResult> call(ToolContext ctx) {
+    return SchemaArgs.database(services, ctx)
+        .hierarchy(ctx.args().getString("table_name"))
+        .map(ToolResult::structured);
+  }
+}
