@@ -136,6 +136,9 @@ public final class DatabaseRegistry implements AutoCloseable {
     if (url.startsWith("jdbc:postgresql:")) {
       return new PostgresDialect(timeoutSeconds);
     }
+    if (url.startsWith("jdbc:mysql:") || url.startsWith("jdbc:mariadb:")) {
+      return new MySqlDialect(timeoutSeconds);
+    }
     if (url.startsWith("jdbc:sqlite:")) {
       return new SqliteDialect();
     }

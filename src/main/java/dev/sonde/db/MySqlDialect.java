@@ -1,0 +1,87 @@
+package dev.sonde.db;
+
+import dev.sonde.db.guard.SqlGuard;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * MySQL and MariaDB: reads run in {@code START TRANSACTION READ ONLY} with a per-statement time
+ * limit (MySQL's max_execution_time, MariaDB's max_statement_time) and are rolled back.
+ */
+final class MySqlDialect extends Dialect {
+  private final int timeoutSeconds;
+
+  MySqlDialect(int timeoutSeconds) {
+    this.timeoutSeconds = timeoutSeconds;
+  }
+
+  @Override
+  public String name() {
+    return "mysql";
+  }
+
+  @Override
+  public SqlGuard.Profile guardProfile() {
+    return SqlGuard.Profile.MYSQL;
+  }
+
+  @Override
+  public String quote(String identifier) {
+    return '`' + identifier.replace("`", "``") + '`';
+  }
+
+  @Override
+  public void beginRead(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      limitTime(statement, "SET SESSION max_execution_time = " + timeoutSeconds * 1000L);
+      limitTime(statement, "SET SESSION max_statement_time = " + timeoutSeconds);
+      statement.execute("START TRANSACTION READ ONLY");
+    }
+  }
+
+  /** Each server knows one of the two settings; the other one's error is expected. */
+  private static void limitTime(Statement statement, String sql) {
+    try {
+      statement.execute(sql);
+    } catch (SQLException e) {
+      // the other server's variable
+    }
+  }
+
+  @Override
+  public void endRead(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("ROLLBACK");
+    }
+  }
+
+  @Override
+  public List<String> searchPath(Connection connection) throws SQLException {
+    String database = connection.getCatalog();
+    return database == null ? List.of() : List.of(database);
+  }
+
+  /** MySQL's databases are JDBC catalogs: system ones are left out by catalog. */
+  @Override
+  public List<TableRef> tables(Connection connection) throws SQLException {
+    return super.tables(connection).stream().filter(t -> !isSystemSchema(t.catalog())).toList();
+  }
+
+  @Override
+  protected boolean isSystemSchema(String schema) {
+    return schema != null
+        && List.of("information_schema", "mysql", "performance_schema", "sys")
+            .contains(schema.toLowerCase());
+  }
+
+  @Override
+  public String quoted(TableRef table) {
+    StringBuilder out = new StringBuilder();
+    if (table.catalog() != null && !table.catalog().isEmpty()) {
+      out.append(quote(table.catalog())).append('.');
+    }
+    return out.append(quote(table.name())).toString();
+  }
+}

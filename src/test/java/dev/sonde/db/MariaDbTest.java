@@ -1,0 +1,207 @@
+package dev.sonde.db;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sonde.support.HttpMcpClient;
+import dev.sonde.support.InProcessSonde;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The MySQL/MariaDB dialect on a real MariaDB: Debian's mariadbd (make test-deps installs it),
+ * started here on a free port with a throwaway data directory.
+ */
+class MariaDbTest {
+  static Process server;
+  static Path dataDir;
+  static InProcessSonde sonde;
+  static HttpMcpClient client;
+  static long ids = 1;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path mariadbd = Path.of("/usr/sbin/mariadbd");
+    if (!Files.isExecutable(mariadbd)) {
+      throw new IllegalStateException(
+          "mariadbd is missing: run make test-deps (apt-get install mariadb-server)");
+    }
+    dataDir = Files.createTempDirectory("sonde-mariadb-");
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    Process install =
+        new ProcessBuilder(
+                "mariadb-install-db",
+                "--user=root",
+                "--datadir=" + dataDir,
+                "--auth-root-authentication-method=normal",
+                "--skip-test-db")
+            .redirectErrorStream(true)
+            .redirectOutput(dataDir.resolve("install.log").toFile())
+            .start();
+    assertTrue(
+        install.waitFor(120, TimeUnit.SECONDS) && install.exitValue() == 0,
+        Files.readString(dataDir.resolve("install.log")));
+    server =
+        new ProcessBuilder(
+                mariadbd.toString(),
+                "--no-defaults",
+                "--user=root",
+                "--datadir=" + dataDir,
+                "--port=" + port,
+                "--bind-address=127.0.0.1",
+                "--socket=" + dataDir.resolve("sock"),
+                "--skip-grant-tables",
+                "--log-error=" + dataDir.resolve("error.log"))
+            .redirectErrorStream(true)
+            .redirectOutput(dataDir.resolve("server.log").toFile())
+            .start();
+    String url = "jdbc:mariadb://127.0.0.1:" + port + "/";
+    long end = System.currentTimeMillis() + 60_000;
+    Connection admin = null;
+    while (admin == null) {
+      try {
+        admin = DriverManager.getConnection(url + "?user=root");
+      } catch (java.sql.SQLException e) {
+        assertTrue(
+            System.currentTimeMillis() < end && server.isAlive(),
+            "MariaDB did not start: " + e.getMessage());
+        Thread.sleep(200);
+      }
+    }
+    try (Connection c = admin;
+        Statement st = c.createStatement()) {
+      st.execute("CREATE DATABASE shop");
+      st.execute(
+          "CREATE TABLE shop.customers (id INT PRIMARY KEY, name VARCHAR(50) NOT NULL) COMMENT 'people who buy'");
+      st.execute(
+          "CREATE TABLE shop.orders (id INT PRIMARY KEY, customer_id INT NOT NULL, total DECIMAL(10,2), "
+              + "INDEX orders_customer (customer_id), FOREIGN KEY (customer_id) REFERENCES shop.customers (id))");
+      st.execute("INSERT INTO shop.customers VALUES (1, 'Ana'), (2, 'Bo')");
+      st.execute("INSERT INTO shop.orders VALUES (1, 1, 12.50), (2, 1, 7.25), (3, 2, 100.00)");
+    }
+    sonde =
+        new InProcessSonde(
+            Map.of(
+                "databases.defaultConnection", "maria",
+                "databases.connections.maria.type", "jdbc",
+                "databases.connections.maria.url", url + "shop?user=root",
+                "databases.connections.mariaengine.type", "jdbc",
+                "databases.connections.mariaengine.url", url + "shop?user=root",
+                "databases.connections.mariaengine.guard", "engine-only"));
+    client = new HttpMcpClient(sonde.port());
+    client.initialize("2025-11-25");
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (client != null) {
+      client.close();
+      sonde.close();
+    }
+    if (server != null) {
+      server.destroy();
+      server.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  static JsonObject call(String tool, JsonObject args) {
+    return client
+        .request(ids++, "tools/call", new JsonObject().put("name", tool).put("arguments", args))
+        .getJsonObject("result");
+  }
+
+  static JsonObject ok(String tool, JsonObject args) {
+    JsonObject result = call(tool, args);
+    assertFalse(result.getBoolean("isError", false), result.encode());
+    return result.getJsonObject("structuredContent");
+  }
+
+  static String refused(String tool, JsonObject args) {
+    JsonObject result = call(tool, args);
+    assertTrue(result.getBoolean("isError", false), "expected a refusal: " + result.encode());
+    return result.getJsonArray("content").getJsonObject(0).getString("text");
+  }
+
+  @Test
+  void schemaOnMariaDb() {
+    assertEquals(
+        new JsonArray().add("shop.customers").add("shop.orders"),
+        ok("all_table_names", new JsonObject()).getJsonArray("table_names"));
+    JsonObject orders = ok("describe_table", new JsonObject().put("table_name", "orders"));
+    assertEquals(new JsonArray().add("id"), orders.getJsonArray("primary_key"));
+    assertEquals(
+        "shop.customers",
+        orders.getJsonArray("foreign_keys").getJsonObject(0).getString("references"));
+    assertTrue(
+        orders.getJsonArray("indexes").stream()
+            .anyMatch(i -> "orders_customer".equals(((JsonObject) i).getString("name"))),
+        orders.encode());
+    assertEquals(
+        "people who buy",
+        ok("describe_table", new JsonObject().put("table_name", "customers")).getString("comment"));
+    assertEquals(
+        3L,
+        ok("table_row_counts", new JsonObject().put("table_names", new JsonArray().add("orders")))
+            .getJsonArray("counts")
+            .getJsonObject(0)
+            .getLong("row_count"));
+  }
+
+  @Test
+  void queriesAndTheGuardOnMariaDb() {
+    JsonArray row =
+        ok(
+                "execute_query",
+                new JsonObject().put("sql", "SELECT sum(total) AS t, count(*) AS n FROM orders"))
+            .getJsonArray("rows")
+            .getJsonArray(0);
+    assertEquals("119.75", row.getValue(0));
+    assertEquals(3, row.getInteger(1));
+    assertTrue(
+        refused("execute_query", new JsonObject().put("sql", "SELECT SLEEP(5)"))
+            .contains("sleep() is not allowed"));
+    assertTrue(
+        refused("execute_query", new JsonObject().put("sql", "SELECT 1 --1; DELETE FROM orders"))
+            .contains("only one statement"));
+    assertTrue(
+        refused(
+                "execute_query",
+                new JsonObject().put("sql", "SELECT 1 /*! ; DELETE FROM orders */"))
+            .contains("executable comments"));
+    assertTrue(
+        refused("execute_query", new JsonObject().put("sql", "SELECT LOAD_FILE('/etc/passwd')"))
+            .contains("load_file() is not allowed"));
+    String engine =
+        refused(
+            "execute_query",
+            new JsonObject().put("sql", "DELETE FROM orders").put("connection", "mariaengine"));
+    assertTrue(engine.toUpperCase().contains("READ ONLY"), engine);
+    assertEquals(
+        3,
+        ok("execute_query", new JsonObject().put("sql", "SELECT count(*) FROM orders"))
+            .getJsonArray("rows")
+            .getJsonArray(0)
+            .getInteger(0));
+    assertTrue(
+        ok("health_check", new JsonObject())
+            .getJsonObject("connections")
+            .getJsonObject("maria")
+            .getString("version")
+            .contains("MariaDB"));
+  }
+}
