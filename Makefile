@@ -23,8 +23,8 @@ test: test-deps ## run every test: unit, transports, packaged jar, TypeScript SD
 test-deps: ## install what the tests drive: Node clients (npm ci) and Chromium
 	bash .ci/test-deps
 
-bench: $(JAR) test-deps ## measure tools/call round trips against the TypeScript reference server and bare Vert.x
-	bash bench/run
+bench: $(JAR) test-deps ## protocol benchmark (vs TypeScript server, bare Vert.x) and database benchmark (vs pgbench)
+	bash bench/run && bash bench/db-run
 
 fmt: ## format the Java sources (google-java-format)
 	$(MVN) spotless:apply

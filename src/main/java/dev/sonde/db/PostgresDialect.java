@@ -36,8 +36,9 @@ final class PostgresDialect extends Dialect {
   public void beginRead(Connection connection) throws SQLException {
     connection.setAutoCommit(false);
     try (Statement statement = connection.createStatement()) {
-      statement.execute("SET TRANSACTION READ ONLY");
-      statement.execute("SET LOCAL statement_timeout = " + timeoutSeconds * 1000L);
+      // one round trip for both settings
+      statement.execute(
+          "SET TRANSACTION READ ONLY; SET LOCAL statement_timeout = " + timeoutSeconds * 1000L);
     }
   }
 
