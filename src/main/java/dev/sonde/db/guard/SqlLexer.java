@@ -39,6 +39,7 @@ public final class SqlLexer {
   private String firstWord;
   private String pendingName;
   private boolean consumedString;
+  private boolean ambiguousQuote;
 
   private SqlLexer(String sql, LexerRules rules) {
     this.sql = sql;
@@ -97,6 +98,10 @@ public final class SqlLexer {
         String problem = token(c, next);
         if (problem != null) {
           return problem;
+        }
+        if (ambiguousQuote) {
+          return "a backslash before a quote is read differently by MySQL servers (sql_mode"
+              + " NO_BACKSLASH_ESCAPES); write a quote inside a string as ''";
         }
         keep(start, consumedString);
       }
@@ -190,11 +195,23 @@ public final class SqlLexer {
     return null;
   }
 
-  /** Copies what was just consumed; a string becomes 's' in the neutral text. */
+  /**
+   * Copies what was just consumed. In the neutral text a string becomes 's', a [bracketed]
+   * identifier becomes "quoted", and SQLite's GLOB, REGEXP and MATCH read as LIKE: the parser only
+   * classifies the statement, and it knows none of these.
+   */
   private void keep(int start, boolean string) {
     String text = sql.substring(start, pos);
     plainText.append(text);
-    neutralText.append(string ? "'s'" : text);
+    if (string) {
+      neutralText.append("'s'");
+    } else if (rules.bracketIdentifiers() && text.startsWith("[") && text.endsWith("]")) {
+      neutralText.append('"').append(text, 1, text.length() - 1).append('"');
+    } else if (rules.bracketIdentifiers() && text.matches("(?i)GLOB|REGEXP|MATCH")) {
+      neutralText.append("LIKE");
+    } else {
+      neutralText.append(text);
+    }
   }
 
   private void blank() {
@@ -252,6 +269,12 @@ public final class SqlLexer {
     while (pos < sql.length()) {
       char c = sql.charAt(pos);
       if (backslash && c == '\\') {
+        if (rules.backslashEscapesInStrings()
+            && pos + 1 < sql.length()
+            && sql.charAt(pos + 1) == quote) {
+          // MySQL reads \' by its sql_mode (NO_BACKSLASH_ESCAPES), which the guard cannot see
+          ambiguousQuote = true;
+        }
         pos += 2;
       } else if (c == quote) {
         if (pos + 1 < sql.length() && sql.charAt(pos + 1) == quote) {

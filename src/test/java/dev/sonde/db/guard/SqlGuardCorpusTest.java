@@ -149,6 +149,28 @@ class SqlGuardCorpusTest {
   }
 
   @Test
+  void sqliteCorpus() throws IOException {
+    check("sqlite.tsv", SqlGuard.Profile.SQLITE, null);
+  }
+
+  @Test
+  void h2Corpus() throws IOException {
+    check("h2.tsv", SqlGuard.Profile.H2, null);
+  }
+
+  @Test
+  void mysqlCorpus() throws IOException {
+    check("mysql.tsv", SqlGuard.Profile.MYSQL, null);
+  }
+
+  @Test
+  void sqliteH2AndMysqlMutants() throws IOException {
+    checkMutants("sqlite.tsv", SqlGuard.Profile.SQLITE, null);
+    checkMutants("h2.tsv", SqlGuard.Profile.H2, null);
+    checkMutants("mysql.tsv", SqlGuard.Profile.MYSQL, null);
+  }
+
+  @Test
   void duckDbMutants() throws IOException {
     checkMutants("duckdb.tsv", SqlGuard.Profile.DUCKDB, duckDbParser());
   }
@@ -226,6 +248,11 @@ class SqlGuardCorpusTest {
         }
       }
       return sql.length();
+    }
+    if (sql.charAt(i) == '#') {
+      // a MySQL line comment; elsewhere '#' occurs only inside strings, which are handled above
+      int nl = sql.indexOf('\n', i);
+      return nl < 0 ? sql.length() : nl + 1;
     }
     if (sql.startsWith("--", i)) {
       int nl = sql.indexOf('\n', i);
