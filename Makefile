@@ -4,7 +4,7 @@ JAR := target/sonde.jar
 SOURCES := pom.xml $(shell find src/main webroot -type f 2>/dev/null)
 
 .DEFAULT_GOAL := help
-.PHONY: help run jar test test-deps bench fmt clean
+.PHONY: help run jar test test-deps demo-reset bench fmt clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -22,6 +22,9 @@ test: test-deps ## run every test: unit, transports, packaged jar, TypeScript SD
 
 test-deps: ## install what the tests drive: Node clients (npm ci) and Chromium
 	bash .ci/test-deps
+
+demo-reset: $(JAR) ## delete and regenerate the demo database (data/demo.duckdb)
+	java -jar $(JAR) --config conf/sonde.yaml --demo-reset
 
 bench: $(JAR) test-deps ## protocol benchmark (vs TypeScript server, bare Vert.x) and database benchmark (vs pgbench)
 	bash bench/run && bash bench/db-run

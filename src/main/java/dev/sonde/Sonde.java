@@ -50,12 +50,13 @@ import org.slf4j.LoggerFactory;
 public final class Sonde {
   static final String USAGE =
       """
-      usage: java -jar sonde.jar [--config FILE] [--port N] [--host H] [--stdio] [--conformance]
+      usage: java -jar sonde.jar [--config FILE] [--port N] [--host H] [--stdio] [--conformance] [--demo-reset]
         --config FILE   configuration file (default: conf/sonde.yaml when it exists)
         --port N        HTTP port (0 picks a free one); overrides server.port
         --host H        address to bind; overrides server.host
         --stdio         speak MCP on stdin/stdout (HTTP stays off unless --port is given)
         --conformance   serve the fixtures of the MCP conformance suite (testing only)
+        --demo-reset    delete and regenerate the demo database, then exit
       every configuration key can also be set from the environment, e.g. SONDE_SERVER_PORT=9090
       """;
   static final String INSTRUCTIONS =
@@ -83,9 +84,11 @@ public final class Sonde {
     Map<String, String> flags = new LinkedHashMap<>();
     Path configFile;
     boolean stdio;
+    boolean demoReset;
     try {
       configFile = parseArgs(args, flags);
       stdio = "true".equals(flags.remove("stdio"));
+      demoReset = "true".equals(flags.remove("demoReset"));
       if (stdio && !flags.containsKey("server.port")) {
         flags.put("server.enabled", "false");
       }
@@ -101,6 +104,16 @@ public final class Sonde {
     } catch (ConfigException e) {
       System.err.println("sonde: " + e.getMessage());
       System.exit(2);
+      return;
+    }
+    if (demoReset) {
+      try {
+        DatabaseRegistry.resetDemo(config);
+        System.exit(0);
+      } catch (Exception e) {
+        System.err.println("sonde: the demo database could not be rebuilt: " + e.getMessage());
+        System.exit(1);
+      }
       return;
     }
     // stdout belongs to the protocol in stdio mode; nothing else may write there
@@ -142,6 +155,7 @@ public final class Sonde {
         case "--host" -> flags.put("server.host", value(args, ++i, arg));
         case "--stdio" -> flags.put("stdio", "true");
         case "--conformance" -> flags.put("mcp.conformance", "true");
+        case "--demo-reset" -> flags.put("demoReset", "true");
         case "--help", "-h" -> {
           System.out.print(USAGE);
           System.exit(0);

@@ -8,6 +8,7 @@ import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -98,7 +99,8 @@ public final class Database {
                   config.maxSqlLength(),
                   dialect.engineParser(c));
           long start = System.nanoTime();
-          try (Statement statement = c.createStatement()) {
+          // prepared, not a plain Statement: DuckDB's JDBC 1.5 hides a plain statement's error text
+          try (PreparedStatement statement = c.prepareStatement(sql)) {
             // never ask for more than can be returned: N+1 rows tell whether there were more
             statement.setMaxRows(maxRows + 1);
             statement.setFetchSize(Math.min(maxRows + 1, 1000));
@@ -116,7 +118,7 @@ public final class Database {
                   cancelled.set(true);
                   cancelQuietly(statement);
                 });
-            try (ResultSet rs = statement.executeQuery(sql)) {
+            try (ResultSet rs = statement.executeQuery()) {
               return shape(rs, request, maxRows, start);
             } catch (SQLException e) {
               if (timedOut.get()) {
@@ -151,8 +153,8 @@ public final class Database {
                   config.maxSqlLength(),
                   dialect.engineParser(c));
           StringBuilder plan = new StringBuilder();
-          try (Statement st = c.createStatement();
-              ResultSet rs = st.executeQuery(dialect.explain(statement, analyze))) {
+          try (PreparedStatement st = c.prepareStatement(dialect.explain(statement, analyze));
+              ResultSet rs = st.executeQuery()) {
             int columns = rs.getMetaData().getColumnCount();
             while (rs.next()) {
               for (int i = 1; i <= columns; i++) {

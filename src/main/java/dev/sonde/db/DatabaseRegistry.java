@@ -37,7 +37,10 @@ public final class DatabaseRegistry implements AutoCloseable {
   private DatabaseRegistry(Vertx vertx, SondeConfig config) {
     this.vertx = vertx;
     this.config = config;
-    this.workers = vertx.createSharedWorkerExecutor("sonde-db", config.jobs().workerPoolSize());
+    this.workers =
+        vertx == null
+            ? null
+            : vertx.createSharedWorkerExecutor("sonde-db", config.jobs().workerPoolSize());
   }
 
   /**
@@ -93,19 +96,38 @@ public final class DatabaseRegistry implements AutoCloseable {
         prepareDuckDb(source, c);
         yield new Database(vertx, name, c, new DuckDbDialect(), source, workers);
       }
-      case "jdbc" ->
-          new Database(
-              vertx,
-              name,
-              c,
-              jdbcDialect(c.url(), c.queryTimeoutSeconds()),
-              new PooledSource(c.url(), c.user(), password(c), poolSize),
-              workers);
+      case "jdbc" -> {
+        PooledSource source = new PooledSource(c.url(), c.user(), password(c), poolSize);
+        // the pool connects lazily: try one connection now, so an unreachable server is reported
+        try (java.sql.Connection probe = source.borrow()) {
+          probe.isValid(5);
+        } catch (SQLException e) {
+          source.close();
+          throw e;
+        }
+        yield new Database(
+            vertx, name, c, jdbcDialect(c.url(), c.queryTimeoutSeconds()), source, workers);
+      }
       default ->
           throw new SQLException(
               c.type()
                   + " connections are not available in this build yet; use type: jdbc with its JDBC URL");
     };
+  }
+
+  /** Deletes every demo connection's DuckDB file and generates it again. */
+  public static void resetDemo(SondeConfig config) throws SQLException, java.io.IOException {
+    DatabaseRegistry paths = new DatabaseRegistry(null, config);
+    for (ConnectionConfig c : config.databases().connections().values()) {
+      if (c.demo() && c.type().equals("duckdb") && !c.path().isBlank()) {
+        String path = paths.duckDbPath(c);
+        Files.deleteIfExists(Path.of(path));
+        Files.deleteIfExists(Path.of(path + ".wal"));
+        try (DuckDbSource source = new DuckDbSource("jdbc:duckdb:" + path, 1)) {
+          DemoDatabase.generate(source.root(), LocalDateTime.now());
+        }
+      }
+    }
   }
 
   private String duckDbPath(ConnectionConfig c) {

@@ -50,6 +50,12 @@ public final class DatabaseSonde {
                             + "CREATE TABLE IF NOT EXISTS NOTES(ID INT PRIMARY KEY, BODY VARCHAR(100))"),
                     Map.entry("databases.connections.scratch.readOnly", "false"),
                     Map.entry("databases.connections.scratch.write", "true"),
+                    Map.entry("databases.connections.down.type", "jdbc"),
+                    Map.entry(
+                        "databases.connections.down.url",
+                        "jdbc:postgresql://127.0.0.1:1/nowhere?connectTimeout=2"),
+                    Map.entry("databases.connections.duckengine.type", "duckdb"),
+                    Map.entry("databases.connections.duckengine.guard", "engine-only"),
                     Map.entry("databases.connections.quick.type", "duckdb"),
                     Map.entry("databases.connections.quick.queryTimeoutSeconds", "1")));
         client = new HttpMcpClient(instance.port());

@@ -259,11 +259,10 @@ class ExecuteQueryTest {
   @Test
   void inEngineOnlyModeTheEngineStillRefusesWrites() {
     JsonObject engineOnly = new JsonObject().put("connection", "engineonly");
+    // refused below the guard: by the driver (a prepared DELETE returns no rows) or by query_only
     String refusal = refused(engineOnly.copy().put("sql", "DELETE FROM Track"));
     assertTrue(
-        refusal.toLowerCase().contains("readonly")
-            || refusal.toLowerCase().contains("read-only")
-            || refusal.toLowerCase().contains("read only"),
+        refusal.contains("does not return results") || refusal.toLowerCase().contains("readonly"),
         refusal);
     assertTrue(
         refused(engineOnly.copy().put("sql", "SELECT 1; DELETE FROM Track"))
@@ -318,5 +317,38 @@ class ExecuteQueryTest {
     assertFalse(
         pending.isDone() && pending.get().containsKey("result"),
         "a cancelled call answers nothing");
+  }
+
+  @Test
+  void anUnreachableConnectionIsReportedWhileTheOthersWork() {
+    String refusal = refused(new JsonObject().put("connection", "down").put("sql", "SELECT 1"));
+    assertTrue(
+        refusal.contains("not available right now") && refusal.contains("retried every 30 s"),
+        refusal);
+    JsonObject health =
+        DatabaseSonde.call("health_check", new JsonObject()).getJsonObject("structuredContent");
+    assertEquals("degraded", health.getString("status"));
+    assertFalse(health.getJsonObject("connections").getJsonObject("down").getBoolean("ok"));
+    assertTrue(health.getJsonObject("connections").getJsonObject("demo").getBoolean("ok"));
+    assertEquals(1, ok("SELECT 1").getJsonArray("rows").getJsonArray(0).getInteger(0));
+  }
+
+  @Test
+  void duckDbItselfRefusesFilesWhenOnlyTheEngineGuards() {
+    JsonObject engineOnly = new JsonObject().put("connection", "duckengine");
+    String refusal = refused(engineOnly.copy().put("sql", "SELECT * FROM '/etc/passwd'"));
+    // with external access off, a file name is only a table name, and there is no such table
+    assertTrue(
+        refusal.contains("does not exist") || refusal.toLowerCase().contains("disabled"), refusal);
+    assertTrue(
+        refused(engineOnly.copy().put("sql", "CREATE TABLE t (x INT)"))
+            .toLowerCase()
+            .contains("read-only"));
+    assertEquals(
+        2,
+        ok(engineOnly.copy().put("sql", "SELECT 1 + 1"))
+            .getJsonArray("rows")
+            .getJsonArray(0)
+            .getInteger(0));
   }
 }
