@@ -1,11 +1,11 @@
 package dev.sonde.db;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
+import dev.sonde.support.ToolCalls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.ServerSocket;
@@ -29,7 +29,6 @@ class MariaDbTest {
   static Path dataDir;
   static InProcessSonde sonde;
   static HttpMcpClient client;
-  static long ids = 1;
 
   @BeforeAll
   static void start() throws Exception {
@@ -119,22 +118,12 @@ class MariaDbTest {
     }
   }
 
-  static JsonObject call(String tool, JsonObject args) {
-    return client
-        .request(ids++, "tools/call", new JsonObject().put("name", tool).put("arguments", args))
-        .getJsonObject("result");
-  }
-
   static JsonObject ok(String tool, JsonObject args) {
-    JsonObject result = call(tool, args);
-    assertFalse(result.getBoolean("isError", false), result.encode());
-    return result.getJsonObject("structuredContent");
+    return new ToolCalls(client).ok(tool, args);
   }
 
   static String refused(String tool, JsonObject args) {
-    JsonObject result = call(tool, args);
-    assertTrue(result.getBoolean("isError", false), "expected a refusal: " + result.encode());
-    return result.getJsonArray("content").getJsonObject(0).getString("text");
+    return new ToolCalls(client).refused(tool, args);
   }
 
   @Test

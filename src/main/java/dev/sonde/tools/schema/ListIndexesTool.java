@@ -37,13 +37,6 @@ final class ListIndexesTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return SchemaArgs.database(services, ctx)
-        .describe(ctx.args().getString("table_name"))
-        .map(
-            d ->
-                ToolResult.structured(
-                    new JsonObject()
-                        .put("table", d.getString("table"))
-                        .put("indexes", d.getJsonArray("indexes"))));
+    return SchemaArgs.describedPart(services, ctx, "indexes");
   }
 }

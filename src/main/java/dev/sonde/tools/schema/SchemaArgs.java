@@ -4,6 +4,8 @@ import dev.sonde.db.Database;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.ToolContext;
+import dev.sonde.tools.ToolResult;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
 /** The arguments every schema tool shares: which connection, which table. */
@@ -25,6 +27,18 @@ final class SchemaArgs {
         Schemas.string("Table or view: table, schema.table or database.schema.table")
             .put("minLength", 1),
         true);
+  }
+
+  /** One part of describe_table's answer (columns, indexes), with the table's qualified name. */
+  static Future<ToolResult> describedPart(FamilyServices services, ToolContext ctx, String part) {
+    return database(services, ctx)
+        .describe(ctx.args().getString("table_name"))
+        .map(
+            d ->
+                ToolResult.structured(
+                    new JsonObject()
+                        .put("table", d.getString("table"))
+                        .put(part, d.getJsonArray(part))));
   }
 
   static Database database(FamilyServices services, ToolContext ctx) {

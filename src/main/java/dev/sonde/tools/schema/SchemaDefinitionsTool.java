@@ -37,13 +37,6 @@ final class SchemaDefinitionsTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return SchemaArgs.database(services, ctx)
-        .describe(ctx.args().getString("table_name"))
-        .map(
-            d ->
-                ToolResult.structured(
-                    new JsonObject()
-                        .put("table", d.getString("table"))
-                        .put("columns", d.getJsonArray("columns"))));
+    return SchemaArgs.describedPart(services, ctx, "columns");
   }
 }
