@@ -97,7 +97,10 @@ public final class DatabaseRegistry implements AutoCloseable {
         yield new Database(vertx, name, c, new DuckDbDialect(), source, workers);
       }
       case "jdbc" -> {
-        PooledSource source = new PooledSource(c.url(), c.user(), password(c), poolSize);
+        Dialect dialect = jdbcDialect(c.url(), c.queryTimeoutSeconds());
+        PooledSource source =
+            new PooledSource(
+                c.url(), c.user(), password(c), poolSize, dialect.connectionProperties());
         // the pool connects lazily: try one connection now, so an unreachable server is reported
         try (java.sql.Connection probe = source.borrow()) {
           probe.isValid(5);

@@ -25,6 +25,11 @@ public abstract class Dialect {
     return SqlGuard.Profile.GENERIC;
   }
 
+  /** JDBC properties every connection of this engine opens with. */
+  public Map<String, String> connectionProperties() {
+    return Map.of();
+  }
+
   /** The engine's own parser, when it offers one for SELECT statements; null otherwise. */
   public SqlGuard.EngineParser engineParser(Connection connection) {
     return null;

@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Map;
 
 /** A JDBC URL behind an Agroal pool; connections are validated and reset on return. */
 final class PooledSource implements ConnectionSource {
@@ -15,6 +16,14 @@ final class PooledSource implements ConnectionSource {
   private final int max;
 
   PooledSource(String url, String user, String password, int max) throws SQLException {
+    this(url, user, password, max, Map.of());
+  }
+
+  /**
+   * {@code properties} are JDBC connection properties the dialect needs (e.g. PostgreSQL options).
+   */
+  PooledSource(String url, String user, String password, int max, Map<String, String> properties)
+      throws SQLException {
     this.max = max;
     AgroalDataSourceConfigurationSupplier config = new AgroalDataSourceConfigurationSupplier();
     config
@@ -26,6 +35,12 @@ final class PooledSource implements ConnectionSource {
         .connectionFactoryConfiguration()
         .jdbcUrl(url)
         .autoCommit(true);
+    properties.forEach(
+        (key, value) ->
+            config
+                .connectionPoolConfiguration()
+                .connectionFactoryConfiguration()
+                .jdbcProperty(key, value));
     if (user != null && !user.isEmpty()) {
       config
           .connectionPoolConfiguration()

@@ -10,10 +10,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
- * PostgreSQL: reads run in {@code BEGIN READ ONLY} with a statement timeout and are rolled back;
- * the search path comes from the session; sequences and inheritance from the catalog.
+ * PostgreSQL: reads run in {@code BEGIN READ ONLY} (sent with the query) under a per-connection
+ * statement timeout, and are rolled back; the search path comes from the session; sequences and
+ * inheritance from the catalog.
  */
 final class PostgresDialect extends Dialect {
   private final int timeoutSeconds;
@@ -34,17 +36,25 @@ final class PostgresDialect extends Dialect {
 
   @Override
   public void beginRead(Connection connection) throws SQLException {
+    // the driver then opens the transaction as BEGIN READ ONLY, sent with the query itself
     connection.setAutoCommit(false);
-    try (Statement statement = connection.createStatement()) {
-      // one round trip for both settings
-      statement.execute(
-          "SET TRANSACTION READ ONLY; SET LOCAL statement_timeout = " + timeoutSeconds * 1000L);
-    }
+    connection.setReadOnly(true);
+  }
+
+  /**
+   * The statement timeout is set once per connection; Sonde's own timer cancels a statement too, so
+   * a session that changed its timeout is still bounded.
+   */
+  @Override
+  public Map<String, String> connectionProperties() {
+    return Map.of(
+        "options", "-c statement_timeout=" + timeoutSeconds * 1000L, "readOnlyMode", "transaction");
   }
 
   @Override
   public void endRead(Connection connection) throws SQLException {
     connection.rollback();
+    connection.setReadOnly(false);
     connection.setAutoCommit(true);
   }
 
