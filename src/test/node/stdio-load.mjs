@@ -1,6 +1,7 @@
 // A closed-loop MCP client over stdio: starts the server command, initializes, then calls one tool
 // again and again for the given seconds; prints "calls/s p50_ms p99_ms errors".
 // usage: node stdio-load.mjs SECONDS TOOL ARGUMENTS_JSON -- command args...
+// (LOAD_WARMUP_SECONDS, default 3, of unmeasured calls come first)
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
@@ -27,7 +28,7 @@ await send('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clie
 server.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
 const args = JSON.parse(argsJson);
 const call = () => send('tools/call', { name: tool, arguments: args });
-const warmEnd = Date.now() + 3000;
+const warmEnd = Date.now() + Number(process.env.LOAD_WARMUP_SECONDS ?? 3) * 1000;
 while (Date.now() < warmEnd) await call();
 const samples = [];
 let errors = 0;
