@@ -1,7 +1,14 @@
 -- wrk: POST one MCP tools/call per request on a session made once beforehand, each request with
 -- its own JSON-RPC id. usage: wrk ... -s bench/mcp-call.lua URL -- SESSION TOOL ARGUMENTS_JSON
+-- Every __N__ in ARGUMENTS_JSON becomes a number unique to the request (a new SQL text per call).
 local counter = 0
-local prefix = tostring(math.random(1, 1e9))
+local threads = 0
+
+function setup(thread)
+  threads = threads + 1
+  -- the thread and the start second: ids stay unique across threads and across runs on one session
+  thread:set("prefix", tostring(threads) .. tostring(os.time() % 100000))
+end
 
 function init(args)
   session = args[1]
@@ -20,6 +27,6 @@ function request()
   counter = counter + 1
   local body = string.format(
     '{"jsonrpc":"2.0","id":"%s-%d","method":"tools/call","params":{"name":"%s","arguments":%s}}',
-    prefix, counter, tool, arguments)
+    prefix, counter, tool, (arguments:gsub("__N__", prefix .. "0" .. counter)))
   return wrk.format(nil, nil, nil, body)
 end

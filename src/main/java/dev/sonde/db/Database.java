@@ -2,6 +2,7 @@ package dev.sonde.db;
 
 import dev.sonde.config.SondeConfig.ConnectionConfig;
 import dev.sonde.db.guard.SqlGuard;
+import dev.sonde.db.guard.VerdictCache;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
@@ -30,6 +31,7 @@ public final class Database {
   private final ConnectionSource source;
   private final WorkerExecutor workers;
   private final Vertx vertx;
+  private final VerdictCache acceptedReads = new VerdictCache();
 
   Database(
       Vertx vertx,
@@ -91,13 +93,7 @@ public final class Database {
     int maxRows = Math.max(1, Math.min(request.limit(), config.maxRows()));
     return read(
         c -> {
-          String sql =
-              SqlGuard.checkRead(
-                  request.sql(),
-                  dialect.guardProfile(),
-                  SqlGuard.Mode.of(config.guard()),
-                  config.maxSqlLength(),
-                  dialect.engineParser(c));
+          String sql = checkRead(request.sql(), c);
           long start = System.nanoTime();
           // prepared, not a plain Statement: DuckDB's JDBC 1.5 hides a plain statement's error text
           try (PreparedStatement statement = c.prepareStatement(sql)) {
@@ -141,17 +137,24 @@ public final class Database {
         });
   }
 
+  /** The one statement {@code sql} may run as a read here, or a refusal saying why not. */
+  private String checkRead(String sql, Connection c) {
+    return acceptedReads.check(
+        sql,
+        () ->
+            SqlGuard.checkRead(
+                sql,
+                dialect.guardProfile(),
+                SqlGuard.Mode.of(config.guard()),
+                config.maxSqlLength(),
+                dialect.engineParser(c)));
+  }
+
   /** The plan of a guarded read as text, capped at the connection's character budget. */
   public Future<JsonObject> explain(String sql, boolean analyze) {
     return read(
         c -> {
-          String statement =
-              SqlGuard.checkRead(
-                  sql,
-                  dialect.guardProfile(),
-                  SqlGuard.Mode.of(config.guard()),
-                  config.maxSqlLength(),
-                  dialect.engineParser(c));
+          String statement = checkRead(sql, c);
           StringBuilder plan = new StringBuilder();
           try (PreparedStatement st = c.prepareStatement(dialect.explain(statement, analyze));
               ResultSet rs = st.executeQuery()) {

@@ -1,0 +1,74 @@
+package dev.sonde.db.guard;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.sonde.db.DatabaseException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class VerdictCacheTest {
+  private final VerdictCache cache = new VerdictCache();
+  private final AtomicInteger guardRuns = new AtomicInteger();
+
+  private String accept(String sql) {
+    return cache.check(
+        sql,
+        () -> {
+          guardRuns.incrementAndGet();
+          return sql.strip();
+        });
+  }
+
+  @Test
+  void anAcceptedTextIsCheckedOnceAndAnsweredTheSameAfterwards() {
+    assertEquals("SELECT 1", accept(" SELECT 1 "));
+    assertEquals("SELECT 1", accept(" SELECT 1 "));
+    assertEquals(1, guardRuns.get());
+    accept("SELECT 1"); // another text, even if equivalent, is checked on its own
+    assertEquals(2, guardRuns.get());
+  }
+
+  @Test
+  void aRefusalIsNeverRemembered() {
+    for (int i = 0; i < 3; i++) {
+      DatabaseException refused =
+          assertThrows(
+              DatabaseException.class,
+              () ->
+                  cache.check(
+                      "DROP TABLE t",
+                      () -> {
+                        guardRuns.incrementAndGet();
+                        throw new DatabaseException("rejected: DROP");
+                      }));
+      assertEquals("rejected: DROP", refused.getMessage());
+    }
+    assertEquals(3, guardRuns.get());
+    assertEquals(0, cache.size());
+  }
+
+  @Test
+  void theCacheStaysBoundedAndForgetsTheLeastRecentlyUsedText() {
+    accept("SELECT 0");
+    for (int i = 1; i <= VerdictCache.MAX_ENTRIES + 10; i++) {
+      accept("SELECT " + i);
+      accept("SELECT 0"); // kept in use, so never the eldest
+    }
+    assertEquals(VerdictCache.MAX_ENTRIES, cache.size());
+    int before = guardRuns.get();
+    accept("SELECT 0");
+    assertEquals(before, guardRuns.get());
+    accept("SELECT 1"); // long evicted: checked again
+    assertEquals(before + 1, guardRuns.get());
+  }
+
+  @Test
+  void longTextsAreCheckedEveryTime() {
+    String longSql = "SELECT '" + "x".repeat(VerdictCache.MAX_SQL_CHARS) + "'";
+    accept(longSql);
+    accept(longSql);
+    assertEquals(2, guardRuns.get());
+    assertEquals(0, cache.size());
+  }
+}
