@@ -8,10 +8,9 @@ import dev.sonde.support.ChinookCopy;
 import dev.sonde.support.DatabaseSonde;
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
+import dev.sonde.support.TestPostgres;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -36,7 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * names are written PascalCase in {braces} and spelled per engine.
  */
 class ChinookContractTest {
-  static EmbeddedPostgres postgres;
+  static TestPostgres postgres;
   static InProcessSonde sonde;
   static HttpMcpClient client;
   static long ids = 1;
@@ -50,19 +49,8 @@ class ChinookContractTest {
     String duckdb = dir.resolve("chinook.duckdb").toString();
     ChinookCopy.into("jdbc:duckdb:" + duckdb);
     ChinookCopy.into("jdbc:h2:mem:chinook_contract;DB_CLOSE_DELAY=-1");
-    postgres = EmbeddedPostgres.builder().start();
-    String pg = "jdbc:postgresql://localhost:" + postgres.getPort() + "/%s?user=postgres";
-    try (Connection admin = DriverManager.getConnection(pg.formatted("postgres"));
-        Statement st = admin.createStatement()) {
-      st.execute("CREATE DATABASE chinook");
-    }
-    String script =
-        Files.readString(
-            Path.of("../shared/datasets/chinook/Chinook_PostgreSql.sql"), StandardCharsets.UTF_8);
-    try (Connection db = DriverManager.getConnection(pg.formatted("chinook"));
-        Statement st = db.createStatement()) {
-      st.execute(script.substring(script.indexOf("\\c chinook;") + "\\c chinook;".length()));
-    }
+    postgres = TestPostgres.start();
+    String pg = postgres.createChinook("chinook_contract");
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + sqlite);
         Statement st = c.createStatement()) {
       for (String table : ChinookCopy.TABLES) {
@@ -84,7 +72,7 @@ class ChinookContractTest {
                     "databases.connections.h2.url",
                     "jdbc:h2:mem:chinook_contract;DB_CLOSE_DELAY=-1"),
                 Map.entry("databases.connections.postgres.type", "jdbc"),
-                Map.entry("databases.connections.postgres.url", pg.formatted("chinook"))));
+                Map.entry("databases.connections.postgres.url", pg)));
     client = new HttpMcpClient(sonde.port());
     client.initialize("2025-11-25");
   }

