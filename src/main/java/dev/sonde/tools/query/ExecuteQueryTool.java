@@ -1,6 +1,7 @@
 package dev.sonde.tools.query;
 
 import dev.sonde.db.QueryRequest;
+import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -34,16 +35,13 @@ final class ExecuteQueryTool implements Tool {
                   Schemas.prop(
                       Schemas.prop(
                           Schemas.prop(
-                              Schemas.prop(
+                              ConnectionArg.addTo(
                                   Schemas.prop(
                                       Schemas.object(),
                                       "sql",
                                       Schemas.string("One read-only SQL statement")
                                           .put("minLength", 1),
-                                      true),
-                                  "connection",
-                                  Schemas.string("Named connection; omit for the default"),
-                                  false),
+                                      true)),
                               "format",
                               Schemas.string("json (rows as arrays) or csv")
                                   .put("enum", new JsonArray().add("json").add("csv")),
@@ -101,9 +99,7 @@ final class ExecuteQueryTool implements Tool {
             "csv".equals(args.getString("format")),
             args.getString("timeformat", "iso"),
             zone);
-    return services
-        .databases()
-        .get(args.getString("connection"))
+    return ConnectionArg.database(services, ctx)
         .query(request, ctx::onCancel)
         .map(ToolResult::structured);
   }

@@ -1,5 +1,6 @@
 package dev.sonde.tools.query;
 
+import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -50,9 +51,7 @@ final class ExecuteWriteTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return services
-        .databases()
-        .get(ctx.args().getString("connection"))
+    return ConnectionArg.database(services, ctx)
         .write(ctx.args().getString("sql"), ctx::onCancel)
         .map(ToolResult::structured);
   }

@@ -1,5 +1,6 @@
 package dev.sonde.tools.query;
 
+import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -21,7 +22,7 @@ final class ExplainQueryTool implements Tool {
                   + " statement runs (inside a read-only transaction that is rolled back) and the plan"
                   + " shows real timings and row counts. The same guard as execute_query applies.")
           .input(
-              Schemas.prop(
+              ConnectionArg.addTo(
                   Schemas.prop(
                       Schemas.prop(
                           Schemas.object(),
@@ -32,10 +33,7 @@ final class ExplainQueryTool implements Tool {
                       new JsonObject()
                           .put("type", "boolean")
                           .put("description", "Run it and report real timings"),
-                      false),
-                  "connection",
-                  Schemas.string("Named connection; omit for the default"),
-                  false))
+                      false)))
           .output(
               Schemas.prop(
                   Schemas.prop(Schemas.result(), "plan", Schemas.string("the plan as text"), true),
@@ -57,9 +55,7 @@ final class ExplainQueryTool implements Tool {
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
     JsonObject args = ctx.args();
-    return services
-        .databases()
-        .get(args.getString("connection"))
+    return ConnectionArg.database(services, ctx)
         .explain(args.getString("sql"), args.getBoolean("analyze", false))
         .map(ToolResult::structured);
   }

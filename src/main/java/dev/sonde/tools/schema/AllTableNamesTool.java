@@ -1,6 +1,7 @@
 package dev.sonde.tools.schema;
 
 import dev.sonde.db.TableRef;
+import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -21,7 +22,7 @@ final class AllTableNamesTool implements Tool {
           .description(
               "The fully qualified names of every table and view, sorted; lighter than"
                   + " list_tables when only the names matter.")
-          .input(SchemaArgs.withConnection(Schemas.object()))
+          .input(ConnectionArg.addTo(Schemas.object()))
           .output(
               Schemas.prop(
                   Schemas.result(), "table_names", new JsonObject().put("type", "array"), true))
@@ -39,7 +40,7 @@ final class AllTableNamesTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return SchemaArgs.database(services, ctx)
+    return ConnectionArg.database(services, ctx)
         .tables()
         .map(
             tables -> {

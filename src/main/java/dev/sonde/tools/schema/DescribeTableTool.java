@@ -1,5 +1,6 @@
 package dev.sonde.tools.schema;
 
+import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -21,7 +22,7 @@ final class DescribeTableTool implements Tool {
                   + " the primary key in key order, indexes (name, unique, primary, columns with"
                   + " position and ASC/DESC), foreign keys, kind and comment. An unqualified name that"
                   + " several schemas hold must be qualified; an unknown one gets close matches.")
-          .input(SchemaArgs.withConnection(SchemaArgs.withTable(Schemas.object())))
+          .input(ConnectionArg.addTo(SchemaArgs.withTable(Schemas.object())))
           .output(
               Schemas.prop(
                   Schemas.prop(Schemas.result(), "table", Schemas.string("qualified name"), true),
@@ -42,7 +43,7 @@ final class DescribeTableTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return SchemaArgs.database(services, ctx)
+    return ConnectionArg.database(services, ctx)
         .describe(ctx.args().getString("table_name"))
         .map(ToolResult::structured);
   }

@@ -1,6 +1,7 @@
 package dev.sonde.tools.schema;
 
 import dev.sonde.db.TableRef;
+import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -23,7 +24,7 @@ final class FilterTableNamesTool implements Tool {
               "Qualified table and view names that contain the substring, ignoring case"
                   + " (for example 'order' finds main.orders and main.order_items).")
           .input(
-              SchemaArgs.withConnection(
+              ConnectionArg.addTo(
                   Schemas.prop(
                       Schemas.object(),
                       "substring",
@@ -47,7 +48,7 @@ final class FilterTableNamesTool implements Tool {
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
     String wanted = ctx.args().getString("substring").toLowerCase(Locale.ROOT);
-    return SchemaArgs.database(services, ctx)
+    return ConnectionArg.database(services, ctx)
         .tables()
         .map(
             tables -> {

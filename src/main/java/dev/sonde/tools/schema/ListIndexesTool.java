@@ -1,5 +1,6 @@
 package dev.sonde.tools.schema;
 
+import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -19,7 +20,7 @@ final class ListIndexesTool implements Tool {
           .description(
               "The indexes of a table: name, unique, primary, and columns with position and"
                   + " ASC/DESC.")
-          .input(SchemaArgs.withConnection(SchemaArgs.withTable(Schemas.object())))
+          .input(ConnectionArg.addTo(SchemaArgs.withTable(Schemas.object())))
           .output(
               Schemas.prop(
                   Schemas.result(), "indexes", new JsonObject().put("type", "array"), true))

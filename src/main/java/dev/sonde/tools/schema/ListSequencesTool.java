@@ -1,5 +1,6 @@
 package dev.sonde.tools.schema;
 
+import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -19,7 +20,7 @@ final class ListSequencesTool implements Tool {
           .description(
               "Sequences with their current value, increment, minimum, maximum, whether they"
                   + " cycle, and the column that owns them (PostgreSQL serial and identity columns).")
-          .input(SchemaArgs.withConnection(Schemas.object()))
+          .input(ConnectionArg.addTo(Schemas.object()))
           .output(
               Schemas.prop(
                   Schemas.result(), "sequences", new JsonObject().put("type", "array"), true))
@@ -37,7 +38,7 @@ final class ListSequencesTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return SchemaArgs.database(services, ctx)
+    return ConnectionArg.database(services, ctx)
         .sequences()
         .map(
             list ->

@@ -1,5 +1,6 @@
 package dev.sonde.tools.schema;
 
+import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -21,7 +22,7 @@ final class ListTableHierarchyTool implements Tool {
                   + " (with partition bounds); without a table, every parent-child link. An unknown table is"
                   + " an error; engines without inheritance answer with empty lists and say so.")
           .input(
-              SchemaArgs.withConnection(
+              ConnectionArg.addTo(
                   Schemas.prop(
                       Schemas.object(),
                       "table_name",
@@ -49,7 +50,7 @@ final class ListTableHierarchyTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return SchemaArgs.database(services, ctx)
+    return ConnectionArg.database(services, ctx)
         .hierarchy(ctx.args().getString("table_name"))
         .map(ToolResult::structured);
   }

@@ -1,6 +1,7 @@
 package dev.sonde.tools.schema;
 
 import dev.sonde.db.TableRef;
+import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -23,7 +24,7 @@ final class ListTablesTool implements Tool {
               "Every table and view the connection's user can see, fully qualified"
                   + " (database.schema.table), with its kind (TABLE, VIEW), and the count. Start here on"
                   + " an unknown database.")
-          .input(SchemaArgs.withConnection(Schemas.object()))
+          .input(ConnectionArg.addTo(Schemas.object()))
           .output(
               Schemas.prop(
                   Schemas.prop(
@@ -45,7 +46,7 @@ final class ListTablesTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return SchemaArgs.database(services, ctx)
+    return ConnectionArg.database(services, ctx)
         .tables()
         .map(
             tables -> {

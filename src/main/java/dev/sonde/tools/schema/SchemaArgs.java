@@ -1,6 +1,6 @@
 package dev.sonde.tools.schema;
 
-import dev.sonde.db.Database;
+import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.ToolContext;
@@ -8,17 +8,9 @@ import dev.sonde.tools.ToolResult;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
-/** The arguments every schema tool shares: which connection, which table. */
+/** The table argument the schema tools share, and the parts of describe_table. */
 final class SchemaArgs {
   private SchemaArgs() {}
-
-  static JsonObject withConnection(JsonObject schema) {
-    return Schemas.prop(
-        schema,
-        "connection",
-        Schemas.string("Named connection to use; omit for the default connection"),
-        false);
-  }
 
   static JsonObject withTable(JsonObject schema) {
     return Schemas.prop(
@@ -31,7 +23,7 @@ final class SchemaArgs {
 
   /** One part of describe_table's answer (columns, indexes), with the table's qualified name. */
   static Future<ToolResult> describedPart(FamilyServices services, ToolContext ctx, String part) {
-    return database(services, ctx)
+    return ConnectionArg.database(services, ctx)
         .describe(ctx.args().getString("table_name"))
         .map(
             d ->
@@ -39,9 +31,5 @@ final class SchemaArgs {
                     new JsonObject()
                         .put("table", d.getString("table"))
                         .put(part, d.getJsonArray(part))));
-  }
-
-  static Database database(FamilyServices services, ToolContext ctx) {
-    return services.databases().get(ctx.args().getString("connection"));
   }
 }

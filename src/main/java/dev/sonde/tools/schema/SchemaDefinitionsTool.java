@@ -1,5 +1,6 @@
 package dev.sonde.tools.schema;
 
+import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -19,7 +20,7 @@ final class SchemaDefinitionsTool implements Tool {
           .description(
               "The columns of a table in definition order: name, type, nullable, default,"
                   + " primary_key. The column part of describe_table.")
-          .input(SchemaArgs.withConnection(SchemaArgs.withTable(Schemas.object())))
+          .input(ConnectionArg.addTo(SchemaArgs.withTable(Schemas.object())))
           .output(
               Schemas.prop(
                   Schemas.result(), "columns", new JsonObject().put("type", "array"), true))

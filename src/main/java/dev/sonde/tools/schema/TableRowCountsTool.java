@@ -2,6 +2,7 @@ package dev.sonde.tools.schema;
 
 import dev.sonde.db.Database;
 import dev.sonde.db.TableRef;
+import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -31,7 +32,7 @@ final class TableRowCountsTool implements Tool {
                   + MAX_TABLES
                   + " tables by name, with truncated and total_tables.")
           .input(
-              SchemaArgs.withConnection(
+              ConnectionArg.addTo(
                   Schemas.prop(
                       Schemas.object(),
                       "table_names",
@@ -58,7 +59,7 @@ final class TableRowCountsTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    Database database = SchemaArgs.database(services, ctx);
+    Database database = ConnectionArg.database(services, ctx);
     JsonArray named = ctx.args().getJsonArray("table_names");
     if (named != null && named.size() > MAX_TABLES) {
       throw new ToolException(
