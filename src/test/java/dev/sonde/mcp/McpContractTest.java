@@ -135,7 +135,7 @@ public abstract class McpContractTest {
   }
 
   @Test
-  void getVersionReportsSondeJavaAndVertx() {
+  void getVersionReportsSondeJavaVertxAndTheEmbeddedEngines() {
     try (McpClient client = ready()) {
       JsonObject result =
           call(client, 1, "get_version", new JsonObject(), null).getJsonObject("result");
@@ -143,6 +143,10 @@ public abstract class McpContractTest {
       assertEquals("5.0.7", versions.getString("vertx"));
       assertFalse(versions.getString("sonde").isBlank());
       assertTrue(versions.getString("java").startsWith("17"), versions.encode());
+      JsonObject engines = versions.getJsonObject("engines");
+      for (String engine : List.of("duckdb", "h2", "sqlite")) {
+        assertTrue(engines.getString(engine, "").matches("\\d+(\\.\\d+)+"), engines.encode());
+      }
       assertEquals(
           versions,
           new JsonObject(result.getJsonArray("content").getJsonObject(0).getString("text")));

@@ -18,7 +18,7 @@ final class GetVersionTool implements Tool {
               .put("java", System.getProperty("java.version"))
               .put("javaVendor", System.getProperty("java.vendor"))
               .put("vertx", ProcessFacts.VERTX)
-              .put("engines", new JsonObject()));
+              .put("engines", ProcessFacts.ENGINES));
 
   private static final ToolSpec SPEC =
       ToolSpec.builder("get_version")

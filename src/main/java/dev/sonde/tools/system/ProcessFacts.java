@@ -6,11 +6,14 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Properties;
+import java.util.TreeMap;
 
 /** Facts about this process: versions read once from the jars' metadata, and the heap. */
 final class ProcessFacts {
   static final String SONDE = sonde();
   static final String VERTX = resource("/META-INF/vertx/vertx-version.txt");
+  static final JsonObject ENGINES = engines();
 
   private ProcessFacts() {}
 
@@ -31,6 +34,21 @@ final class ProcessFacts {
   private static String sonde() {
     String version = ProcessFacts.class.getPackage().getImplementationVersion();
     return version == null ? "dev" : version;
+  }
+
+  /** The embedded engines' versions, written into the jar at build time from pom.xml. */
+  private static JsonObject engines() {
+    Properties properties = new Properties();
+    try (InputStream in = ProcessFacts.class.getResourceAsStream("/sonde/engines.properties")) {
+      if (in != null) {
+        properties.load(in);
+      }
+    } catch (IOException e) {
+      return new JsonObject();
+    }
+    JsonObject engines = new JsonObject();
+    new TreeMap<>(properties).forEach((name, version) -> engines.put((String) name, version));
+    return engines;
   }
 
   private static String resource(String path) {
