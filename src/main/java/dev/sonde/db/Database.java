@@ -31,6 +31,7 @@ public final class Database {
   private final ConnectionSource source;
   private final WorkerExecutor workers;
   private final Vertx vertx;
+  private final SqlGuard.Mode guardMode;
   private final VerdictCache acceptedReads = new VerdictCache();
 
   Database(
@@ -46,6 +47,7 @@ public final class Database {
     this.dialect = dialect;
     this.source = source;
     this.workers = workers;
+    this.guardMode = SqlGuard.Mode.of(config.guard());
   }
 
   public String name() {
@@ -145,7 +147,7 @@ public final class Database {
             SqlGuard.checkRead(
                 sql,
                 dialect.guardProfile(),
-                SqlGuard.Mode.of(config.guard()),
+                guardMode,
                 config.maxSqlLength(),
                 dialect.engineParser(c)));
   }
@@ -322,21 +324,19 @@ public final class Database {
 
   /** The table a user's name means (see {@link TableResolver}). */
   public Future<TableRef> resolve(String tableName) {
-    return read(c -> TableResolver.resolve(tableName, dialect.tables(c), dialect.searchPath(c)));
+    return read(c -> resolve(c, tableName));
+  }
+
+  private TableRef resolve(Connection c, String tableName) throws SQLException {
+    return TableResolver.resolve(tableName, dialect.tables(c), dialect.searchPath(c));
   }
 
   public Future<JsonObject> describe(String tableName) {
-    return read(
-        c ->
-            dialect.describe(
-                c, TableResolver.resolve(tableName, dialect.tables(c), dialect.searchPath(c))));
+    return read(c -> dialect.describe(c, resolve(c, tableName)));
   }
 
   public Future<JsonArray> indexes(String tableName) {
-    return read(
-        c ->
-            dialect.indexes(
-                c, TableResolver.resolve(tableName, dialect.tables(c), dialect.searchPath(c))));
+    return read(c -> dialect.indexes(c, resolve(c, tableName)));
   }
 
   public Future<JsonArray> sequences() {
@@ -345,13 +345,7 @@ public final class Database {
 
   /** Inheritance and partitions around a table, or all of them when {@code tableName} is null. */
   public Future<JsonObject> hierarchy(String tableName) {
-    return read(
-        c ->
-            dialect.hierarchy(
-                c,
-                tableName == null
-                    ? null
-                    : TableResolver.resolve(tableName, dialect.tables(c), dialect.searchPath(c))));
+    return read(c -> dialect.hierarchy(c, tableName == null ? null : resolve(c, tableName)));
   }
 
   public Future<Long> rowCount(TableRef table) {

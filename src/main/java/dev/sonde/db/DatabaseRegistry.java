@@ -37,10 +37,7 @@ public final class DatabaseRegistry implements AutoCloseable {
   private DatabaseRegistry(Vertx vertx, SondeConfig config) {
     this.vertx = vertx;
     this.config = config;
-    this.workers =
-        vertx == null
-            ? null
-            : vertx.createSharedWorkerExecutor("sonde-db", config.jobs().workerPoolSize());
+    this.workers = vertx.createSharedWorkerExecutor("sonde-db", config.jobs().workerPoolSize());
   }
 
   /**
@@ -92,7 +89,7 @@ public final class DatabaseRegistry implements AutoCloseable {
     int poolSize = config.jobs().workerPoolSize();
     return switch (c.type()) {
       case "duckdb" -> {
-        DuckDbSource source = new DuckDbSource("jdbc:duckdb:" + duckDbPath(c), poolSize);
+        DuckDbSource source = new DuckDbSource("jdbc:duckdb:" + duckDbPath(config, c), poolSize);
         prepareDuckDb(source, c);
         yield new Database(vertx, name, c, new DuckDbDialect(), source, workers);
       }
@@ -108,8 +105,7 @@ public final class DatabaseRegistry implements AutoCloseable {
           source.close();
           throw e;
         }
-        yield new Database(
-            vertx, name, c, jdbcDialect(c.url(), c.queryTimeoutSeconds()), source, workers);
+        yield new Database(vertx, name, c, dialect, source, workers);
       }
       default ->
           throw new SQLException(
@@ -120,10 +116,9 @@ public final class DatabaseRegistry implements AutoCloseable {
 
   /** Deletes every demo connection's DuckDB file and generates it again. */
   public static void resetDemo(SondeConfig config) throws SQLException, java.io.IOException {
-    DatabaseRegistry paths = new DatabaseRegistry(null, config);
     for (ConnectionConfig c : config.databases().connections().values()) {
       if (c.demo() && c.type().equals("duckdb") && !c.path().isBlank()) {
-        String path = paths.duckDbPath(c);
+        String path = duckDbPath(config, c);
         Files.deleteIfExists(Path.of(path));
         Files.deleteIfExists(Path.of(path + ".wal"));
         try (DuckDbSource source = new DuckDbSource("jdbc:duckdb:" + path, 1)) {
@@ -133,7 +128,8 @@ public final class DatabaseRegistry implements AutoCloseable {
     }
   }
 
-  private String duckDbPath(ConnectionConfig c) {
+  /** The DuckDB file of {@code c}, relative paths under the data directory; "" for memory. */
+  private static String duckDbPath(SondeConfig config, ConnectionConfig c) {
     if (c.path().isBlank()) {
       return "";
     }

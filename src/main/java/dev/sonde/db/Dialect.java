@@ -25,6 +25,15 @@ public abstract class Dialect {
     return SqlGuard.Profile.GENERIC;
   }
 
+  /**
+   * The engine's own statement time limit for a connection whose budget is {@code seconds}: a
+   * little longer than the budget, so Sonde's timer stops the statement first and says why, and the
+   * engine's limit only catches a statement whose cancel was lost.
+   */
+  protected static long serverTimeoutMillis(int seconds) {
+    return seconds * 1000L + 2000L;
+  }
+
   /** JDBC properties every connection of this engine opens with. */
   public Map<String, String> connectionProperties() {
     return Map.of();
@@ -108,7 +117,7 @@ public abstract class Dialect {
                 .put("comment", rs.getString("REMARKS")));
       }
       ordered.sort((a, b) -> Integer.compare(a.getInteger("position"), b.getInteger("position")));
-      ordered.forEach(c -> columns.add(c.copy()));
+      ordered.forEach(columns::add);
     }
     return new JsonObject()
         .put("table", table.qualified())

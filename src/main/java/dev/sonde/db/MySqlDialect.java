@@ -35,8 +35,9 @@ final class MySqlDialect extends Dialect {
   @Override
   public void beginRead(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement()) {
-      limitTime(statement, "SET SESSION max_execution_time = " + timeoutSeconds * 1000L);
-      limitTime(statement, "SET SESSION max_statement_time = " + timeoutSeconds);
+      long limit = serverTimeoutMillis(timeoutSeconds);
+      limitTime(statement, "SET SESSION max_execution_time = " + limit);
+      limitTime(statement, "SET SESSION max_statement_time = " + limit / 1000.0);
       statement.execute("START TRANSACTION READ ONLY");
     }
   }

@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * PostgreSQL: reads run in {@code BEGIN READ ONLY} (sent with the query) under a per-connection
- * statement timeout, and are rolled back; the search path comes from the session; sequences and
- * inheritance from the catalog.
+ * PostgreSQL: reads run in {@code BEGIN READ ONLY} (the base class's read-only JDBC transaction,
+ * which the driver sends with the query) under a per-connection statement timeout, and are rolled
+ * back; the search path comes from the session; sequences and inheritance from the catalog.
  */
 final class PostgresDialect extends Dialect {
   private final int timeoutSeconds;
@@ -34,28 +34,14 @@ final class PostgresDialect extends Dialect {
     return SqlGuard.Profile.POSTGRES;
   }
 
-  @Override
-  public void beginRead(Connection connection) throws SQLException {
-    // the driver then opens the transaction as BEGIN READ ONLY, sent with the query itself
-    connection.setAutoCommit(false);
-    connection.setReadOnly(true);
-  }
-
-  /**
-   * The statement timeout is set once per connection; Sonde's own timer cancels a statement too, so
-   * a session that changed its timeout is still bounded.
-   */
+  /** The statement timeout is set once per connection, not in every read's transaction. */
   @Override
   public Map<String, String> connectionProperties() {
     return Map.of(
-        "options", "-c statement_timeout=" + timeoutSeconds * 1000L, "readOnlyMode", "transaction");
-  }
-
-  @Override
-  public void endRead(Connection connection) throws SQLException {
-    connection.rollback();
-    connection.setReadOnly(false);
-    connection.setAutoCommit(true);
+        "options",
+        "-c statement_timeout=" + serverTimeoutMillis(timeoutSeconds),
+        "readOnlyMode",
+        "transaction");
   }
 
   @Override

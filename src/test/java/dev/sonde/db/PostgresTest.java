@@ -185,11 +185,8 @@ class PostgresTest {
         refused(
             "execute_query",
             quick.copy().put("sql", "SELECT count(*) FROM generate_series(1, 10000000000)"));
-    assertTrue(
-        refusal.contains("longer than 1 s")
-            || refusal.contains("statement timeout")
-            || refusal.contains("canceling"),
-        refusal);
+    // Sonde's timer stops it (the server's own limit is a later backstop) and says what to do
+    assertTrue(refusal.contains("longer than 1 s"), refusal);
     assertEquals(
         1,
         ok("execute_query", quick.copy().put("sql", "SELECT 1"))

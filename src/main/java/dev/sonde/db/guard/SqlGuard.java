@@ -5,6 +5,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.DescribeStatement;
@@ -56,6 +58,15 @@ public final class SqlGuard {
     /** An engine Sonde has no dialect for: the strictest lexing and every engine's denylist. */
     public static final Profile GENERIC = new Profile("jdbc", LexerRules.POSTGRES, Denylist.ALL);
   }
+
+  /** A PIVOT source given as a (qualified, possibly quoted) table name, before its ON. */
+  private static final Pattern PIVOT_TABLE =
+      Pattern.compile(
+          "^((?:[A-Za-z_][A-Za-z0-9_]*|\"[^\"]+\")(?:\\.(?:[A-Za-z_][A-Za-z0-9_]*|\"[^\"]+\")){0,2})\\s+ON\\b",
+          Pattern.CASE_INSENSITIVE);
+
+  /** A table name ending like a file name (data.csv, x.parquet). */
+  private static final Pattern FILE_EXTENSION = Pattern.compile("\\.[A-Za-z0-9]{1,8}$");
 
   private SqlGuard() {}
 
@@ -274,11 +285,7 @@ public final class SqlGuard {
       checkWithEngine(source, source, "SELECT", profile, parser);
       return;
     }
-    java.util.regex.Matcher table =
-        java.util.regex.Pattern.compile(
-                "^((?:[A-Za-z_][A-Za-z0-9_]*|\"[^\"]+\")(?:\\.(?:[A-Za-z_][A-Za-z0-9_]*|\"[^\"]+\")){0,2})\\s+ON\\b",
-                java.util.regex.Pattern.CASE_INSENSITIVE)
-            .matcher(rest);
+    Matcher table = PIVOT_TABLE.matcher(rest);
     if (!table.find()) {
       throw new GuardRefusal(
           "a PIVOT reads from a table name or a parenthesised SELECT; rewrite its source as one of those");
@@ -322,7 +329,7 @@ public final class SqlGuard {
         if (table.contains("/")
             || table.contains("\\")
             || table.contains(":")
-            || table.matches(".*\\.[A-Za-z0-9]{1,8}$")) {
+            || FILE_EXTENSION.matcher(table).find()) {
           throw new GuardRefusal(
               "'" + table + "' looks like a file or URL; queries read tables, not files");
         }
