@@ -119,10 +119,17 @@ public final class SchemaResources implements ResourceProvider {
     return describe(table).map(d -> contents(uri, "application/json", d.encodePrettily()));
   }
 
+  /**
+   * The table's definition; an unknown or unavailable connection fails the future, not the caller.
+   */
   private Future<JsonObject> describe(Matcher table) {
-    return databases
-        .get(table.group(1))
-        .describe(URLDecoder.decode(table.group(2), StandardCharsets.UTF_8));
+    try {
+      return databases
+          .get(table.group(1))
+          .describe(URLDecoder.decode(table.group(2), StandardCharsets.UTF_8));
+    } catch (DatabaseException e) {
+      return Future.failedFuture(e);
+    }
   }
 
   private static JsonObject contents(String uri, String mimeType, String text) {

@@ -81,6 +81,22 @@ class ResourcesPromptsTest {
   }
 
   @Test
+  void subscribingToATableOfAnUnknownConnectionIsAcceptedAndHarmless() {
+    HttpMcpClient client = DatabaseSonde.client();
+    JsonObject subscribed =
+        request(
+            client,
+            "resources/subscribe",
+            new JsonObject().put("uri", "sonde://schema/nosuch/main.orders"));
+    assertEquals(new JsonObject(), subscribed.getJsonObject("result"), subscribed.encode());
+    assertTrue(read("sonde://guide").contains("execute_query"));
+    request(
+        client,
+        "resources/unsubscribe",
+        new JsonObject().put("uri", "sonde://schema/nosuch/main.orders"));
+  }
+
+  @Test
   void aSubscribedTableNotifiesWhenItsDefinitionChanges() throws Exception {
     HttpMcpClient client = new HttpMcpClient(DatabaseSonde.get().port());
     client.initialize("2025-11-25");
