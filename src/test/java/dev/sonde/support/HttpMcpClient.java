@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /** MCP over Streamable HTTP with the JDK client: JSON or event-stream answers to each POST. */
@@ -136,6 +138,83 @@ public final class HttpMcpClient implements McpClient {
   public void close() {
     if (sessionId != null) {
       raw(HttpRequest.newBuilder(uri).header("Mcp-Session-Id", sessionId).DELETE().build());
+    }
+  }
+
+  /** Opens the session's standalone GET stream and reads it in the background. */
+  public GetStream openGetStream() {
+    return new GetStream();
+  }
+
+  /** The session's GET stream: the messages it has carried, and a way to wait for one. */
+  public final class GetStream implements AutoCloseable {
+    private final List<JsonObject> seen = new CopyOnWriteArrayList<>();
+    private final HttpResponse<InputStream> response;
+    private final CompletableFuture<Void> reading;
+
+    private GetStream() {
+      try {
+        // HTTP/1.1: the JDK client's h2c upgrade would hold a long-lived GET
+        response =
+            HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .build()
+                .send(
+                    HttpRequest.newBuilder(uri)
+                        .header("Accept", "text/event-stream")
+                        .header("Mcp-Session-Id", sessionId)
+                        .GET()
+                        .build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+      } catch (IOException | InterruptedException e) {
+        throw new AssertionError(e);
+      }
+      reading =
+          CompletableFuture.runAsync(
+              () -> {
+                try {
+                  readEvents(
+                      new BufferedReader(
+                          new InputStreamReader(response.body(), StandardCharsets.UTF_8)),
+                      "never",
+                      seen::add);
+                } catch (IOException e) {
+                  // closed by close()
+                }
+              });
+    }
+
+    public int status() {
+      return response.statusCode();
+    }
+
+    /** Every message carried so far, in order. */
+    public List<JsonObject> seen() {
+      return seen;
+    }
+
+    /** The first message with {@code method}, waiting for it; fails after {@code within}. */
+    public JsonObject await(String method, Duration within) throws InterruptedException {
+      long end = System.nanoTime() + within.toNanos();
+      while (true) {
+        for (JsonObject message : seen) {
+          if (method.equals(message.getString("method"))) {
+            return message;
+          }
+        }
+        if (System.nanoTime() > end) {
+          throw new AssertionError(
+              "no " + method + " on the GET stream within " + within + ": " + seen);
+        }
+        Thread.sleep(20);
+      }
+    }
+
+    /** Closes the stream and waits for its reader to stop. */
+    @Override
+    public void close() throws Exception {
+      response.body().close();
+      reading.get(5, TimeUnit.SECONDS);
     }
   }
 

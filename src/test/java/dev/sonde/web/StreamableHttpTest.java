@@ -16,11 +16,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -303,29 +302,8 @@ class StreamableHttpTest {
   void theGetStreamCarriesTaskStatusAndSubscribedResourceUpdates() throws Exception {
     InProcessSonde sonde = SharedSonde.get();
     HttpMcpClient client = ready(sonde.port());
-    HttpResponse<InputStream> stream =
-        http1.send(
-            HttpRequest.newBuilder(client.uri())
-                .header("Accept", "text/event-stream")
-                .header("Mcp-Session-Id", client.sessionId())
-                .GET()
-                .build(),
-            HttpResponse.BodyHandlers.ofInputStream());
-    assertEquals(200, stream.statusCode());
-    List<JsonObject> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-    CompletableFuture<Void> reading =
-        CompletableFuture.runAsync(
-            () -> {
-              try {
-                client.readEvents(
-                    new BufferedReader(
-                        new InputStreamReader(stream.body(), StandardCharsets.UTF_8)),
-                    "never",
-                    seen::add);
-              } catch (Exception e) {
-                // stream closed at the end of the test
-              }
-            });
+    HttpMcpClient.GetStream stream = client.openGetStream();
+    assertEquals(200, stream.status());
     client.request(
         1, "resources/subscribe", new JsonObject().put("uri", "test://watched-resource"));
     sonde
@@ -352,26 +330,15 @@ class StreamableHttpTest {
                     .put("task", new JsonObject()))
             .getJsonObject("result");
     String taskId = task.getJsonObject("task").getString("taskId");
-    long end = System.currentTimeMillis() + 10_000;
-    while (seen.stream()
-        .noneMatch(m -> "notifications/tasks/status".equals(m.getString("method")))) {
-      assertTrue(System.currentTimeMillis() < end, "no task status on the GET stream: " + seen);
-      Thread.sleep(20);
-    }
-    JsonObject status =
-        seen.stream()
-            .filter(m -> "notifications/tasks/status".equals(m.getString("method")))
-            .findFirst()
-            .orElseThrow();
+    JsonObject status = stream.await("notifications/tasks/status", Duration.ofSeconds(10));
     assertEquals(taskId, status.getJsonObject("params").getString("taskId"));
     assertEquals("completed", status.getJsonObject("params").getString("status"));
     List<String> updated =
-        seen.stream()
+        stream.seen().stream()
             .filter(m -> "notifications/resources/updated".equals(m.getString("method")))
             .map(m -> m.getJsonObject("params").getString("uri"))
             .toList();
     assertEquals(List.of("test://watched-resource"), updated);
-    stream.body().close();
-    reading.get(5, TimeUnit.SECONDS);
+    stream.close();
   }
 }

@@ -7,18 +7,11 @@ import dev.sonde.support.DatabaseSonde;
 import dev.sonde.support.HttpMcpClient;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /** The database resources, prompts and completions through MCP. */
@@ -100,29 +93,7 @@ class ResourcesPromptsTest {
   void aSubscribedTableNotifiesWhenItsDefinitionChanges() throws Exception {
     HttpMcpClient client = new HttpMcpClient(DatabaseSonde.get().port());
     client.initialize("2025-11-25");
-    HttpResponse<java.io.InputStream> stream =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .build()
-            .send(
-                HttpRequest.newBuilder(client.uri())
-                    .header("Accept", "text/event-stream")
-                    .header("Mcp-Session-Id", client.sessionId())
-                    .GET()
-                    .build(),
-                HttpResponse.BodyHandlers.ofInputStream());
-    List<JsonObject> seen = new CopyOnWriteArrayList<>();
-    CompletableFuture.runAsync(
-        () -> {
-          try {
-            client.readEvents(
-                new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8)),
-                "never",
-                seen::add);
-          } catch (Exception e) {
-            // closed at the end
-          }
-        });
+    HttpMcpClient.GetStream stream = client.openGetStream();
     String uri = "sonde://schema/scratch/PUBLIC.NOTES";
     request(client, "resources/subscribe", new JsonObject().put("uri", uri));
     Thread.sleep(1500);
@@ -130,19 +101,9 @@ class ResourcesPromptsTest {
         Statement st = h2.createStatement()) {
       st.execute("ALTER TABLE NOTES ADD COLUMN IF NOT EXISTS TAGS VARCHAR(50)");
     }
-    long end = System.currentTimeMillis() + 15_000;
-    while (seen.stream()
-        .noneMatch(m -> "notifications/resources/updated".equals(m.getString("method")))) {
-      assertTrue(System.currentTimeMillis() < end, "no update notification: " + seen);
-      Thread.sleep(100);
-    }
-    JsonObject note =
-        seen.stream()
-            .filter(m -> "notifications/resources/updated".equals(m.getString("method")))
-            .findFirst()
-            .orElseThrow();
+    JsonObject note = stream.await("notifications/resources/updated", Duration.ofSeconds(15));
     assertEquals(uri, note.getJsonObject("params").getString("uri"));
-    stream.body().close();
+    stream.close();
     client.close();
   }
 
