@@ -2,6 +2,7 @@ package dev.sonde.db;
 
 import dev.sonde.config.SondeConfig;
 import dev.sonde.config.SondeConfig.ConnectionConfig;
+import dev.sonde.db.guard.SqlGuard;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
@@ -95,6 +96,14 @@ public final class DatabaseRegistry implements AutoCloseable {
       }
       case "jdbc" -> {
         Dialect dialect = jdbcDialect(c.url(), c.queryTimeoutSeconds());
+        if (SqlGuard.Mode.of(c.guard()) == SqlGuard.Mode.ENGINE_ONLY
+            && !dialect.enforcesReadOnly()) {
+          throw new SQLException(
+              "guard: engine-only leaves reads to the engine's read-only mode, which "
+                  + dialect.name()
+                  + " does not enforce (its driver ignores read-only connections);"
+                  + " use guard: strict for this connection");
+        }
         PooledSource source =
             new PooledSource(
                 c.url(), c.user(), password(c), poolSize, dialect.connectionProperties());

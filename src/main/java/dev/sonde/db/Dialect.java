@@ -34,6 +34,14 @@ public abstract class Dialect {
     return seconds * 1000L + 2000L;
   }
 
+  /**
+   * Whether the engine itself refuses writes inside {@link #beginRead}'s transaction. JDBC's
+   * read-only connection is only a hint, which some drivers (H2's among them) ignore.
+   */
+  public boolean enforcesReadOnly() {
+    return false;
+  }
+
   /** JDBC properties every connection of this engine opens with. */
   public Map<String, String> connectionProperties() {
     return Map.of();

@@ -25,6 +25,12 @@ final class DuckDbDialect extends Dialect {
     return SqlGuard.Profile.DUCKDB;
   }
 
+  /** {@code BEGIN TRANSACTION READ ONLY} is the engine's own. */
+  @Override
+  public boolean enforcesReadOnly() {
+    return true;
+  }
+
   @Override
   public SqlGuard.EngineParser engineParser(Connection connection) {
     return statement -> {

@@ -2,7 +2,10 @@ package dev.sonde.db;
 
 import dev.sonde.db.guard.SqlGuard;
 
-/** H2: the JDBC defaults (read-only connection, transaction rolled back) fit it as they are. */
+/**
+ * H2: reads run in a JDBC transaction that is rolled back. H2 ignores read-only connections (and
+ * commits DDL on its own), so it relies on the strict guard: {@code engine-only} is refused.
+ */
 final class H2Dialect extends Dialect {
   @Override
   public String name() {

@@ -27,6 +27,12 @@ final class MySqlDialect extends Dialect {
     return SqlGuard.Profile.MYSQL;
   }
 
+  /** {@code START TRANSACTION READ ONLY} is the engine's own. */
+  @Override
+  public boolean enforcesReadOnly() {
+    return true;
+  }
+
   @Override
   public String quote(String identifier) {
     return '`' + identifier.replace("`", "``") + '`';

@@ -15,10 +15,6 @@ final class PooledSource implements ConnectionSource {
   private final AgroalDataSource pool;
   private final int max;
 
-  PooledSource(String url, String user, String password, int max) throws SQLException {
-    this(url, user, password, max, Map.of());
-  }
-
   /**
    * {@code properties} are JDBC connection properties the dialect needs (e.g. PostgreSQL options).
    */

@@ -34,6 +34,12 @@ final class PostgresDialect extends Dialect {
     return SqlGuard.Profile.POSTGRES;
   }
 
+  /** {@code BEGIN READ ONLY} is the engine's own. */
+  @Override
+  public boolean enforcesReadOnly() {
+    return true;
+  }
+
   /** The statement timeout is set once per connection, not in every read's transaction. */
   @Override
   public Map<String, String> connectionProperties() {

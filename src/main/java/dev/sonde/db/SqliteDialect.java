@@ -18,6 +18,12 @@ final class SqliteDialect extends Dialect {
     return SqlGuard.Profile.SQLITE;
   }
 
+  /** {@code PRAGMA query_only} is the engine's own. */
+  @Override
+  public boolean enforcesReadOnly() {
+    return true;
+  }
+
   @Override
   public void beginRead(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement()) {

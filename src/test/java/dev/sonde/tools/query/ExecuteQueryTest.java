@@ -276,6 +276,23 @@ class ExecuteQueryTest {
   }
 
   @Test
+  void engineOnlyIsRefusedOnAnEngineThatDoesNotEnforceReadOnly() {
+    // H2 ignores read-only connections: without the parser, a DROP TABLE would run
+    String refusal =
+        refused(new JsonObject().put("connection", "h2engine").put("sql", "DROP TABLE T"));
+    assertTrue(
+        refusal.contains("h2 does not enforce") && refusal.contains("use guard: strict"), refusal);
+    JsonObject health =
+        DatabaseSonde.call("health_check", new JsonObject()).getJsonObject("structuredContent");
+    assertTrue(
+        health
+            .getJsonObject("connections")
+            .getJsonObject("h2engine")
+            .getString("error")
+            .contains("guard: strict"));
+  }
+
+  @Test
   void aSlowQueryIsStoppedAtTheTimeoutAndTheConnectionStaysUsable() {
     JsonObject quick = new JsonObject().put("connection", "quick");
     String refusal =
