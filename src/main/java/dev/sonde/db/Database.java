@@ -322,9 +322,25 @@ public final class Database {
     return read(dialect::tables);
   }
 
-  /** The table a user's name means (see {@link TableResolver}). */
-  public Future<TableRef> resolve(String tableName) {
-    return read(c -> resolve(c, tableName));
+  /** What one of several names resolved to: the table, or why it could not be found. */
+  public record Resolved(String name, TableRef table, String error) {}
+
+  /** Each name as {@link TableResolver} resolves it, against one reading of the catalog. */
+  public Future<List<Resolved>> resolveAll(List<String> tableNames) {
+    return read(
+        c -> {
+          List<TableRef> tables = dialect.tables(c);
+          List<String> searchPath = dialect.searchPath(c);
+          List<Resolved> out = new ArrayList<>();
+          for (String name : tableNames) {
+            try {
+              out.add(new Resolved(name, TableResolver.resolve(name, tables, searchPath), null));
+            } catch (DatabaseException e) {
+              out.add(new Resolved(name, null, e.getMessage()));
+            }
+          }
+          return out;
+        });
   }
 
   private TableRef resolve(Connection c, String tableName) throws SQLException {

@@ -79,7 +79,11 @@ final class TableRowCountsTool implements Tool {
                         .sorted(Comparator.comparing(TableRef::qualified))
                         .limit(MAX_TABLES)
                         .toList();
-                return count(database, first.stream().map(TableRef::qualified).toList())
+                return count(
+                        database,
+                        first.stream()
+                            .map(t -> new Database.Resolved(t.qualified(), t, null))
+                            .toList())
                     .map(
                         counts ->
                             result(counts)
@@ -88,7 +92,9 @@ final class TableRowCountsTool implements Tool {
               })
           .map(ToolResult::structured);
     }
-    return count(database, named.stream().map(String::valueOf).toList())
+    return database
+        .resolveAll(named.stream().map(String::valueOf).toList())
+        .compose(resolved -> count(database, resolved))
         .map(counts -> ToolResult.structured(result(counts)));
   }
 
@@ -96,23 +102,23 @@ final class TableRowCountsTool implements Tool {
     return new JsonObject().put("counts", counts);
   }
 
-  private static Future<JsonArray> count(Database database, List<String> names) {
+  private static Future<JsonArray> count(Database database, List<Database.Resolved> tables) {
     List<Future<JsonObject>> each =
-        names.stream()
+        tables.stream()
             .map(
-                name ->
-                    database
-                        .resolve(name)
-                        .compose(database::rowCount)
+                resolved ->
+                    (resolved.table() == null
+                            ? Future.<Long>failedFuture(resolved.error())
+                            : database.rowCount(resolved.table()))
                         .transform(
                             ar ->
                                 Future.succeededFuture(
                                     ar.succeeded()
                                         ? new JsonObject()
-                                            .put("table", name)
+                                            .put("table", resolved.name())
                                             .put("row_count", ar.result())
                                         : new JsonObject()
-                                            .put("table", name)
+                                            .put("table", resolved.name())
                                             .putNull("row_count")
                                             .put("error", ar.cause().getMessage()))))
             .toList();
