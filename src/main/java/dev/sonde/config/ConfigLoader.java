@@ -316,6 +316,13 @@ public final class ConfigLoader {
                         + c.type()
                         + " connection");
               }
+              if (c.type().equals("postgres") && !c.url().matches("(jdbc:)?postgres(ql)?://.*")) {
+                throw new ConfigException(
+                    "configuration key '"
+                        + at
+                        + "url' must look like postgresql://user@host:5432/database for a postgres"
+                        + " connection");
+              }
               if (!List.of("strict", "engine-only").contains(c.guard())) {
                 throw new ConfigException(
                     "configuration key '" + at + "guard' must be strict or engine-only");

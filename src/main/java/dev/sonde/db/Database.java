@@ -14,9 +14,9 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -33,15 +33,19 @@ public final class Database {
   private final Vertx vertx;
   private final SqlGuard.Mode guardMode;
   private final VerdictCache acceptedReads = new VerdictCache();
+  private final ReactivePostgres reactive;
 
+  /** {@code reactive}, when given, runs the connection's queries; the rest goes through JDBC. */
   Database(
       Vertx vertx,
       String name,
       ConnectionConfig config,
       Dialect dialect,
       ConnectionSource source,
+      ReactivePostgres reactive,
       WorkerExecutor workers) {
     this.vertx = vertx;
+    this.reactive = reactive;
     this.name = name;
     this.config = config;
     this.dialect = dialect;
@@ -73,7 +77,7 @@ public final class Database {
               dialect.endRead(connection);
             }
           } catch (SQLException e) {
-            throw new DatabaseException(name + ": " + firstLine(e.getMessage()));
+            throw new DatabaseException(name + ": " + dialect.errorText(e));
           }
         },
         false);
@@ -92,7 +96,25 @@ public final class Database {
    * running statement, for the caller's cancellation; the connection's timeout stops it too.
    */
   public Future<JsonObject> query(QueryRequest request, Consumer<Runnable> onCancel) {
+    // a table changed under a statement the connection had prepared: one more try prepares anew
+    return attempt(request, onCancel)
+        .recover(
+            e ->
+                e instanceof StalePlan
+                    ? attempt(request, onCancel)
+                        .recover(
+                            again ->
+                                Future.failedFuture(
+                                    again instanceof StalePlan stale ? stale.reported() : again))
+                    : Future.failedFuture(e));
+  }
+
+  private Future<JsonObject> attempt(QueryRequest request, Consumer<Runnable> onCancel) {
     int maxRows = Math.max(1, Math.min(request.limit(), config.maxRows()));
+    ValueRenderer renderer = new ValueRenderer(request.timeFormat(), request.zone());
+    if (reactive != null) {
+      return reactiveQuery(request, maxRows, renderer, onCancel);
+    }
     return read(
         c -> {
           String sql = checkRead(request.sql(), c);
@@ -102,41 +124,73 @@ public final class Database {
             // never ask for more than can be returned: N+1 rows tell whether there were more
             statement.setMaxRows(maxRows + 1);
             statement.setFetchSize(Math.min(maxRows + 1, 1000));
-            AtomicBoolean timedOut = new AtomicBoolean();
-            AtomicBoolean cancelled = new AtomicBoolean();
-            long timer =
-                vertx.setTimer(
-                    config.queryTimeoutSeconds() * 1000L,
-                    id -> {
-                      timedOut.set(true);
-                      cancelQuietly(statement);
-                    });
-            onCancel.accept(
-                () -> {
-                  cancelled.set(true);
-                  cancelQuietly(statement);
-                });
+            StatementStop stop = new StatementStop(vertx, config.queryTimeoutSeconds());
+            stop.arm(() -> cancelQuietly(statement), onCancel);
             try (ResultSet rs = statement.executeQuery()) {
-              return shape(rs, request, maxRows, start);
+              return result(fetch(rs, renderer, maxRows), request, maxRows, start);
             } catch (SQLException e) {
-              if (timedOut.get()) {
-                throw new DatabaseException(
-                    "the query ran longer than "
-                        + config.queryTimeoutSeconds()
-                        + " s and was stopped; filter, aggregate or add a LIMIT to make it cheaper");
+              DatabaseException stopped = stop.reason();
+              if (stopped != null) {
+                throw stopped;
               }
-              if (cancelled.get()) {
-                throw new DatabaseException(
-                    "the query was cancelled after "
-                        + (System.nanoTime() - start) / 1_000_000_000
-                        + " s");
+              if ("02000".equals(e.getSQLState())) {
+                throw noResultSet();
+              }
+              if (dialect.isStalePlan(e.getSQLState())) {
+                throw new StalePlan(new DatabaseException(name + ": " + dialect.errorText(e)));
               }
               throw e;
             } finally {
-              vertx.cancelTimer(timer);
+              stop.disarm();
             }
           }
         });
+  }
+
+  /**
+   * The same read on the reactive PostgreSQL client. A text the guard accepted recently is checked
+   * on the event loop; a new one is parsed on a worker, since a long statement takes a while.
+   */
+  private Future<JsonObject> reactiveQuery(
+      QueryRequest request, int maxRows, ValueRenderer renderer, Consumer<Runnable> onCancel) {
+    String accepted = acceptedReads.accepted(request.sql());
+    Future<String> statement =
+        accepted != null
+            ? Future.succeededFuture(accepted)
+            : workers.executeBlocking(() -> checkRead(request.sql(), null), false);
+    return statement.compose(
+        sql -> {
+          long start = System.nanoTime();
+          return reactive
+              .fetch(
+                  this,
+                  sql,
+                  maxRows + 1,
+                  renderer,
+                  new StatementStop(vertx, config.queryTimeoutSeconds()),
+                  onCancel)
+              .map(fetched -> result(fetched, request, maxRows, start));
+        });
+  }
+
+  /** A read that failed because a statement the connection had prepared no longer fits. */
+  static final class StalePlan extends RuntimeException {
+    private final DatabaseException reported;
+
+    StalePlan(DatabaseException reported) {
+      super(reported.getMessage(), null, false, false);
+      this.reported = reported;
+    }
+
+    DatabaseException reported() {
+      return reported;
+    }
+  }
+
+  /** For a statement such as SET, which the engine ran but which has no rows to show. */
+  DatabaseException noResultSet() {
+    return new DatabaseException(
+        name + ": the statement returned no rows to show; execute_query runs queries");
   }
 
   /** The one statement {@code sql} may run as a read here, or a refusal saying why not. */
@@ -214,7 +268,7 @@ public final class Database {
             } catch (SQLException e) {
               c.rollback();
               throw new DatabaseException(
-                  name + ": " + firstLine(e.getMessage()) + " (nothing was changed)");
+                  name + ": " + dialect.errorText(e) + " (nothing was changed)");
             } finally {
               vertx.cancelTimer(timer);
             }
@@ -271,18 +325,22 @@ public final class Database {
     }
   }
 
-  private JsonObject shape(ResultSet rs, QueryRequest request, int maxRows, long start)
+  /** Columns, then rows until one more than {@code maxRows} tells there were more. */
+  private static Fetched fetch(ResultSet rs, ValueRenderer renderer, int maxRows)
       throws SQLException {
     ResultSetMetaData md = rs.getMetaData();
     int count = md.getColumnCount();
     JsonArray columns = new JsonArray();
     int[] types = new int[count];
     for (int i = 1; i <= count; i++) {
-      types[i - 1] = md.getColumnType(i);
+      // PostgreSQL's driver reports timestamptz as a plain TIMESTAMP, read in the JVM's zone
+      types[i - 1] =
+          "timestamptz".equals(md.getColumnTypeName(i))
+              ? Types.TIMESTAMP_WITH_TIMEZONE
+              : md.getColumnType(i);
       columns.add(
           new JsonObject().put("name", md.getColumnLabel(i)).put("type", md.getColumnTypeName(i)));
     }
-    ValueRenderer renderer = new ValueRenderer(request.timeFormat(), request.zone());
     List<JsonArray> fetched = new ArrayList<>();
     while (fetched.size() <= maxRows && rs.next()) {
       JsonArray row = new JsonArray();
@@ -291,7 +349,13 @@ public final class Database {
       }
       fetched.add(row);
     }
-    ResultShaper.Shaped shaped = ResultShaper.shape(fetched, maxRows, config.maxChars());
+    return new Fetched(columns, fetched);
+  }
+
+  /** The answer: rows kept inside the connection's budget, and a note when some were left out. */
+  private JsonObject result(Fetched fetched, QueryRequest request, int maxRows, long start) {
+    JsonArray columns = fetched.columns();
+    ResultShaper.Shaped shaped = ResultShaper.shape(fetched.rows(), maxRows, config.maxChars());
     JsonObject result = new JsonObject().put("columns", columns);
     if (request.csv()) {
       result.put("csv", Csv.render(columns, shaped.rows()));
@@ -382,11 +446,18 @@ public final class Database {
                             .put("ok", true)
                             .put("version", ar.result())
                             .put("roundTripMs", (System.nanoTime() - start) / 1_000_000)
-                            .put("pool", source.usage())
+                            .put("pool", pool())
                         : new JsonObject().put("ok", false).put("error", ar.cause().getMessage())));
   }
 
+  private JsonObject pool() {
+    return reactive == null ? source.usage() : source.usage().mergeIn(reactive.usage());
+  }
+
   void close() {
+    if (reactive != null) {
+      reactive.close();
+    }
     source.close();
   }
 }

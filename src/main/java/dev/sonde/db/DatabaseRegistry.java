@@ -92,35 +92,47 @@ public final class DatabaseRegistry implements AutoCloseable {
       case "duckdb" -> {
         DuckDbSource source = new DuckDbSource("jdbc:duckdb:" + duckDbPath(config, c), poolSize);
         prepareDuckDb(source, c);
-        yield new Database(vertx, name, c, new DuckDbDialect(), source, workers);
+        yield new Database(vertx, name, c, new DuckDbDialect(), source, null, workers);
       }
       case "jdbc" -> {
         Dialect dialect = jdbcDialect(c.url(), c.queryTimeoutSeconds());
-        if (SqlGuard.Mode.of(c.guard()) == SqlGuard.Mode.ENGINE_ONLY
-            && !dialect.enforcesReadOnly()) {
-          throw new SQLException(
-              "guard: engine-only leaves reads to the engine's read-only mode, which "
-                  + dialect.name()
-                  + " does not enforce (its driver ignores read-only connections);"
-                  + " use guard: strict for this connection");
-        }
-        PooledSource source =
-            new PooledSource(
-                c.url(), c.user(), password(c), poolSize, dialect.connectionProperties());
-        // the pool connects lazily: try one connection now, so an unreachable server is reported
-        try (java.sql.Connection probe = source.borrow()) {
-          probe.isValid(5);
-        } catch (SQLException e) {
-          source.close();
-          throw e;
-        }
-        yield new Database(vertx, name, c, dialect, source, workers);
+        PooledSource source = jdbcSource(c, dialect, c.url(), c.user(), password(c));
+        yield new Database(vertx, name, c, dialect, source, null, workers);
       }
-      default ->
-          throw new SQLException(
-              c.type()
-                  + " connections are not available in this build yet; use type: jdbc with its JDBC URL");
+      case "postgres" -> {
+        PostgresUrl url = PostgresUrl.parse(c.url(), c.user(), password(c));
+        Dialect dialect = new PostgresDialect(c.queryTimeoutSeconds());
+        // the catalog, EXPLAIN and writes stay on JDBC, whose metadata calls the dialect reads
+        PooledSource source = jdbcSource(c, dialect, url.jdbcUrl(), url.user(), url.password());
+        ReactivePostgres reads =
+            new ReactivePostgres(vertx, name, url, poolSize, c.queryTimeoutSeconds());
+        yield new Database(vertx, name, c, dialect, source, reads, workers);
+      }
+      default -> throw new SQLException("unknown connection type " + c.type());
     };
+  }
+
+  /** A pool for {@code url}, tried once now so that an unreachable server is reported at start. */
+  private PooledSource jdbcSource(
+      ConnectionConfig c, Dialect dialect, String url, String user, String password)
+      throws SQLException {
+    if (SqlGuard.Mode.of(c.guard()) == SqlGuard.Mode.ENGINE_ONLY && !dialect.enforcesReadOnly()) {
+      throw new SQLException(
+          "guard: engine-only leaves reads to the engine's read-only mode, which "
+              + dialect.name()
+              + " does not enforce (its driver ignores read-only connections);"
+              + " use guard: strict for this connection");
+    }
+    PooledSource source =
+        new PooledSource(
+            url, user, password, config.jobs().workerPoolSize(), dialect.connectionProperties());
+    try (java.sql.Connection probe = source.borrow()) {
+      probe.isValid(5);
+    } catch (SQLException e) {
+      source.close();
+      throw e;
+    }
+    return source;
   }
 
   /** Deletes every demo connection's DuckDB file and generates it again. */

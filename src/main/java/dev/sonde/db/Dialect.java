@@ -47,6 +47,19 @@ public abstract class Dialect {
     return Map.of();
   }
 
+  /** What the engine said went wrong, in one line for the caller. */
+  public String errorText(SQLException e) {
+    return Database.firstLine(e.getMessage());
+  }
+
+  /**
+   * Whether an error with this SQLSTATE means a prepared statement went stale (its table changed),
+   * so the same read run again, prepared anew, would succeed.
+   */
+  public boolean isStalePlan(String sqlState) {
+    return false;
+  }
+
   /** The engine's own parser, when it offers one for SELECT statements; null otherwise. */
   public SqlGuard.EngineParser engineParser(Connection connection) {
     return null;

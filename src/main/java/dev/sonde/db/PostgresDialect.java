@@ -11,6 +11,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
 
 /**
  * PostgreSQL: reads run in {@code BEGIN READ ONLY} (the base class's read-only JDBC transaction,
@@ -48,6 +50,27 @@ final class PostgresDialect extends Dialect {
         "-c statement_timeout=" + serverTimeoutMillis(timeoutSeconds),
         "readOnlyMode",
         "transaction");
+  }
+
+  /** "cached plan must not change result type", after a column was added or dropped. */
+  @Override
+  public boolean isStalePlan(String sqlState) {
+    return "0A000".equals(sqlState);
+  }
+
+  /** The server's hint helps an agent most ("Perhaps you meant to reference the column …"). */
+  @Override
+  public String errorText(SQLException e) {
+    ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
+    return server == null
+        ? super.errorText(e)
+        : withHint(server.getSeverity() + ": " + server.getMessage(), server.getHint());
+  }
+
+  /** One line: the message, then the hint when the server gave one. */
+  static String withHint(String message, String hint) {
+    return Database.firstLine(message)
+        + (hint == null ? "" : " (hint: " + Database.firstLine(hint) + ")");
   }
 
   @Override

@@ -1,5 +1,8 @@
 package dev.sonde.db;
 
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.sqlclient.data.Numeric;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.ResultSet;
@@ -7,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -50,6 +54,10 @@ final class ValueRenderer {
       case Types.DATE, Types.TIME, Types.TIME_WITH_TIMEZONE -> {
         return value.toString();
       }
+      case Types.ARRAY -> {
+        Object elements = rs.getArray(column).getArray();
+        return elements instanceof Object[] array ? render(array) : value.toString();
+      }
       case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> {
         byte[] bytes = rs.getBytes(column);
         return bytes.length <= MAX_BINARY
@@ -60,6 +68,36 @@ final class ValueRenderer {
         return plain(value);
       }
     }
+  }
+
+  /**
+   * A value as a client without JDBC hands it over (the reactive PostgreSQL client's Java types),
+   * rendered the way {@link #render(ResultSet, int, int)} renders the same SQL type.
+   */
+  Object render(Object value) {
+    if (value instanceof Numeric n) {
+      return n.bigDecimalValue() == null ? n.toString() : n.bigDecimalValue().toPlainString();
+    }
+    if (value instanceof BigDecimal d) {
+      return d.toPlainString();
+    }
+    if (value instanceof LocalDateTime t) {
+      return time(t.toInstant(ZoneOffset.UTC), t.getNano());
+    }
+    if (value instanceof OffsetDateTime t) {
+      return time(t.toInstant(), t.getNano());
+    }
+    if (value instanceof Buffer b) {
+      return plain(b.getBytes());
+    }
+    if (value instanceof Object[] elements) {
+      JsonArray out = new JsonArray();
+      for (Object element : elements) {
+        out.add(element == null ? null : render(element));
+      }
+      return out;
+    }
+    return value == null ? null : plain(value);
   }
 
   private static Object plain(Object value) {

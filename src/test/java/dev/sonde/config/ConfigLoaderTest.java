@@ -170,6 +170,15 @@ class ConfigLoaderTest {
             Map.of(),
             Map.of()));
     assertEquals(
+        "configuration key 'databases.connections.shop.url' must look like"
+            + " postgresql://user@host:5432/database for a postgres connection",
+        failure(
+            yaml(
+                "databases:\n  connections:\n    shop:\n      type: postgres\n"
+                    + "      url: jdbc:mysql://db/shop\n"),
+            Map.of(),
+            Map.of()));
+    assertEquals(
         true,
         failure(
                 yaml("databases:\n  connections:\n    shop:\n      type: oracle\n"),

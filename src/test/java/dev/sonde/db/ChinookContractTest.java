@@ -31,8 +31,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * One contract, four engines: Chinook on SQLite (the shared file), DuckDB and H2 (copied from it)
- * and PostgreSQL (its own script, snake_case names). The same calls must give the same answers;
- * names are written PascalCase in {braces} and spelled per engine.
+ * and PostgreSQL (its own script, snake_case names), the last both through its reactive client
+ * ({@code type: postgres}) and through JDBC ({@code pgjdbc}). The same calls must give the same
+ * answers; names are written PascalCase in {braces} and spelled per engine.
  */
 class ChinookContractTest {
   static TestPostgres postgres;
@@ -71,8 +72,10 @@ class ChinookContractTest {
                 Map.entry(
                     "databases.connections.h2.url",
                     "jdbc:h2:mem:chinook_contract;DB_CLOSE_DELAY=-1"),
-                Map.entry("databases.connections.postgres.type", "jdbc"),
-                Map.entry("databases.connections.postgres.url", pg)));
+                Map.entry("databases.connections.postgres.type", "postgres"),
+                Map.entry("databases.connections.postgres.url", pg),
+                Map.entry("databases.connections.pgjdbc.type", "jdbc"),
+                Map.entry("databases.connections.pgjdbc.url", pg)));
     client = new HttpMcpClient(sonde.port());
     client.initialize("2025-11-25");
   }
@@ -92,7 +95,7 @@ class ChinookContractTest {
       String name = m.group(1);
       m.appendReplacement(
           out,
-          engine.equals("postgres")
+          engine.startsWith("p")
               ? name.replaceAll("([a-z])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT)
               : name);
     }
@@ -158,7 +161,7 @@ class ChinookContractTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"sqlite", "duckdb", "h2", "postgres"})
+  @ValueSource(strings = {"sqlite", "duckdb", "h2", "postgres", "pgjdbc"})
   void theTablesAndTheirSizes(String engine) {
     List<String> tables =
         ok(engine, "list_tables", new JsonObject()).getJsonArray("tables").stream()
@@ -181,7 +184,7 @@ class ChinookContractTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"sqlite", "duckdb", "h2", "postgres"})
+  @ValueSource(strings = {"sqlite", "duckdb", "h2", "postgres", "pgjdbc"})
   void describeTrack(String engine) {
     JsonObject track =
         ok(engine, "describe_table", new JsonObject().put("table_name", spell(engine, "{Track}")));
@@ -216,7 +219,7 @@ class ChinookContractTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"sqlite", "duckdb", "h2", "postgres"})
+  @ValueSource(strings = {"sqlite", "duckdb", "h2", "postgres", "pgjdbc"})
   void theSameQueriesGiveTheSameAnswers(String engine) {
     assertEquals(
         List.of(
@@ -250,7 +253,7 @@ class ChinookContractTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"sqlite", "duckdb", "h2", "postgres"})
+  @ValueSource(strings = {"sqlite", "duckdb", "h2", "postgres", "pgjdbc"})
   void theGuardRefusesTheSameThings(String engine) {
     assertTrue(refused(engine, spell(engine, "DELETE FROM {Track}")).contains("rejected"));
     assertTrue(

@@ -15,9 +15,12 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The database tools on a real PostgreSQL ({@link TestPostgres}: external, Testcontainers or
@@ -25,13 +28,14 @@ import org.junit.jupiter.api.Test;
  */
 class PostgresTest {
   static TestPostgres postgres;
+  static String url;
   static InProcessSonde sonde;
   static HttpMcpClient client;
 
   @BeforeAll
   static void start() throws Exception {
     postgres = TestPostgres.start();
-    String url = postgres.createChinook("chinook");
+    url = postgres.createChinook("chinook");
     try (Connection db = DriverManager.getConnection(url);
         Statement st = db.createStatement()) {
       st.execute(
@@ -46,16 +50,24 @@ class PostgresTest {
     }
     sonde =
         new InProcessSonde(
-            Map.of(
-                "databases.defaultConnection", "pg",
-                "databases.connections.pg.type", "jdbc",
-                "databases.connections.pg.url", url,
-                "databases.connections.pgquick.type", "jdbc",
-                "databases.connections.pgquick.url", url,
-                "databases.connections.pgquick.queryTimeoutSeconds", "1",
-                "databases.connections.pgengine.type", "jdbc",
-                "databases.connections.pgengine.url", url,
-                "databases.connections.pgengine.guard", "engine-only"));
+            Map.ofEntries(
+                Map.entry("databases.defaultConnection", "pg"),
+                Map.entry("databases.connections.pg.type", "postgres"),
+                Map.entry("databases.connections.pg.url", url),
+                Map.entry("databases.connections.pgquick.type", "postgres"),
+                Map.entry("databases.connections.pgquick.url", url),
+                Map.entry("databases.connections.pgquick.queryTimeoutSeconds", "1"),
+                Map.entry("databases.connections.pgengine.type", "postgres"),
+                Map.entry("databases.connections.pgengine.url", url),
+                Map.entry("databases.connections.pgengine.guard", "engine-only"),
+                Map.entry("databases.connections.jdbcpg.type", "jdbc"),
+                Map.entry("databases.connections.jdbcpg.url", url),
+                Map.entry("databases.connections.jdbcpgquick.type", "jdbc"),
+                Map.entry("databases.connections.jdbcpgquick.url", url),
+                Map.entry("databases.connections.jdbcpgquick.queryTimeoutSeconds", "1"),
+                Map.entry("databases.connections.jdbcpgengine.type", "jdbc"),
+                Map.entry("databases.connections.jdbcpgengine.url", url),
+                Map.entry("databases.connections.jdbcpgengine.guard", "engine-only")));
     client = new HttpMcpClient(sonde.port());
     client.initialize("2025-11-25");
   }
@@ -75,8 +87,8 @@ class PostgresTest {
     return new ToolCalls(client).refused(tool, args);
   }
 
-  static JsonObject sql(String sql) {
-    return new JsonObject().put("sql", sql);
+  static JsonObject sql(String connection, String sql) {
+    return new JsonObject().put("connection", connection).put("sql", sql);
   }
 
   @Test
@@ -119,12 +131,15 @@ class PostgresTest {
         refused("describe_table", new JsonObject().put("table_name", "x")));
   }
 
-  @Test
-  void queriesRenderPostgresTypes() throws Exception {
+  /** The reactive client (type: postgres) and JDBC (type: jdbc) must give the same answers. */
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg"})
+  void queriesRenderPostgresTypes(String connection) throws Exception {
     JsonArray row =
         ok(
                 "execute_query",
                 sql(
+                    connection,
                     "SELECT sum(unit_price * quantity) AS total, count(*) AS n,"
                         + " max(invoice_date) AS last FROM invoice_line JOIN invoice USING (invoice_id)"))
             .getJsonArray("rows")
@@ -145,42 +160,53 @@ class PostgresTest {
     assertTrue(row.getString(2).matches("\\d{4}-\\d{2}-\\d{2}T.*"), row.encode());
     ok(
         "execute_query",
-        sql("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY milliseconds) FROM track"));
+        sql(
+            connection,
+            "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY milliseconds) FROM track"));
     ok(
         "execute_query",
         sql(
+            connection,
             "SELECT DISTINCT ON (genre_id) genre_id, name FROM track ORDER BY genre_id, milliseconds DESC"));
     ok(
         "execute_query",
         sql(
+            connection,
             "SELECT g.name, x.n FROM genre g, LATERAL (SELECT count(*) AS n FROM track t WHERE t.genre_id = g.genre_id) x"));
   }
 
-  @Test
-  void theGuardAndTheEngineBothRefuseWrites() {
-    assertTrue(refused("execute_query", sql("DELETE FROM track")).contains("DELETE changes data"));
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg"})
+  void theGuardAndTheEngineBothRefuseWrites(String connection) {
     assertTrue(
-        refused("execute_query", sql("SELECT pg_sleep(10)")).contains("pg_sleep() is not allowed"));
+        refused("execute_query", sql(connection, "DELETE FROM track"))
+            .contains("DELETE changes data"));
     assertTrue(
-        refused("execute_query", sql("SELECT 1; COMMIT; DROP TABLE track"))
+        refused("execute_query", sql(connection, "SELECT pg_sleep(10)"))
+            .contains("pg_sleep() is not allowed"));
+    assertTrue(
+        refused("execute_query", sql(connection, "SELECT 1; COMMIT; DROP TABLE track"))
             .contains("only one statement"));
     assertTrue(
-        refused("execute_query", sql("SELECT nextval('notes_id_seq')"))
+        refused("execute_query", sql(connection, "SELECT nextval('notes_id_seq')"))
             .contains("nextval() is not allowed"));
     String engine =
-        refused("execute_query", sql("DELETE FROM track").put("connection", "pgengine"));
+        refused(
+            "execute_query",
+            sql(connection, "DELETE FROM track").put("connection", connection + "engine"));
     assertTrue(engine.contains("read-only transaction"), engine);
     assertEquals(
         3503,
-        ok("execute_query", sql("SELECT count(*) FROM track"))
+        ok("execute_query", sql(connection, "SELECT count(*) FROM track"))
             .getJsonArray("rows")
             .getJsonArray(0)
             .getInteger(0));
   }
 
-  @Test
-  void aSlowQueryIsCancelledInTheServerAndTheConnectionStaysUsable() {
-    JsonObject quick = new JsonObject().put("connection", "pgquick");
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg"})
+  void aSlowQueryIsCancelledInTheServerAndTheConnectionStaysUsable(String connection) {
+    JsonObject quick = new JsonObject().put("connection", connection + "quick");
     String refusal =
         refused(
             "execute_query",
@@ -197,11 +223,168 @@ class PostgresTest {
         ok(
                 "execute_query",
                 sql(
+                    connection,
                     "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%generate_series(1, 10000000000)%' AND state = 'active' AND pid <> pg_backend_pid()"))
             .getJsonArray("rows")
             .getJsonArray(0);
     assertEquals(
         0, running.getInteger(0), "the statement was stopped in the server, not only abandoned");
+  }
+
+  @Test
+  void bothClientsRenderEveryTypeAlike() {
+    String everyType =
+        """
+        SELECT 1::int2 AS i2, 2::int4 AS i4, 9007199254740993::int8 AS big, 12.50::numeric(10,2) AS dec,
+               1.5::float4 AS f4, 'NaN'::float8 AS nan, true AS flag, 'text'::text AS t,
+               'v'::varchar(3) AS v, 'c'::char(2) AS c, DATE '2024-02-29' AS d, TIME '13:14:15' AS tm,
+               TIMESTAMP '2024-02-29 13:14:15.123456' AS ts,
+               TIMESTAMPTZ '2024-02-29 13:14:15+08' AS tstz,
+               '\\x00ff'::bytea AS small_bytes, decode(repeat('ab', 300), 'hex') AS big_bytes,
+               'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid AS id, ARRAY[1, NULL, 3] AS ints,
+               ARRAY['x', 'y'] AS texts, NULL::int AS nothing
+        """;
+    for (String format : List.of("iso", "ms", "ns")) {
+      JsonObject args =
+          new JsonObject()
+              .put("sql", everyType)
+              .put("timeformat", format)
+              .put("timezone", "Asia/Shanghai");
+      JsonObject reactive = ok("execute_query", args.copy().put("connection", "pg"));
+      JsonObject jdbc = ok("execute_query", args.copy().put("connection", "jdbcpg"));
+      assertEquals(jdbc.getJsonArray("columns"), reactive.getJsonArray("columns"));
+      assertEquals(jdbc.getJsonArray("rows"), reactive.getJsonArray("rows"), format);
+    }
+    JsonArray row =
+        ok("execute_query", new JsonObject().put("sql", everyType).put("connection", "pg"))
+            .getJsonArray("rows")
+            .getJsonArray(0);
+    assertEquals("9007199254740993", row.getValue(2), "beyond 2^53 an integer is a string");
+    assertEquals("12.50", row.getValue(3));
+    assertEquals("2024-02-29T05:14:15Z", row.getValue(13));
+    assertEquals("AP8=", row.getValue(14));
+    assertEquals("<binary 300 bytes>", row.getValue(15));
+    assertEquals(new JsonArray().add(1).addNull().add(3), row.getValue(17));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg"})
+  void theServersErrorComesWithItsHint(String connection) {
+    assertEquals(
+        connection
+            + ": ERROR: column \"nme\" does not exist"
+            + " (hint: Perhaps you meant to reference the column \"genre.name\".)",
+        refused("execute_query", sql(connection, "SELECT nme FROM genre")));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg"})
+  void aHugeResultIsCutAtTheRowLimitWithoutReadingItAll(String connection) {
+    JsonObject result =
+        ok(
+            "execute_query",
+            sql(connection, "SELECT g, md5(g::text) FROM generate_series(1, 50000000) g")
+                .put("limit", 20));
+    assertEquals(20, result.getInteger("row_count"));
+    assertTrue(result.getBoolean("truncated"));
+    assertTrue(result.getLong("elapsed_ms") < 5000, result.encode());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg"})
+  void aSettingChangedInARead(String connection) {
+    String engine = connection + "engine";
+    JsonObject show = sql(engine, "SHOW default_transaction_read_only");
+    Object before = ok("execute_query", show).getJsonArray("rows").getJsonArray(0).getValue(0);
+    // engine-only leaves SET to the engine, which runs it; the read's rollback then undoes it
+    for (String set :
+        List.of(
+            "SET default_transaction_read_only = off",
+            "SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE")) {
+      assertEquals(
+          engine + ": the statement returned no rows to show; execute_query runs queries",
+          refused("execute_query", sql(engine, set)));
+    }
+    String refusal = refused("execute_query", sql(engine, "DELETE FROM notes"));
+    assertTrue(refusal.contains("read-only transaction"), refusal);
+    assertEquals(
+        before,
+        ok("execute_query", show).getJsonArray("rows").getJsonArray(0).getValue(0),
+        "every read is rolled back, settings included");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg"})
+  void cancellingACallStopsItsStatementInTheServer(String connection) throws Exception {
+    String slow = "SELECT count(*) FROM generate_series(1, 20000000000) AS cancel_me_" + connection;
+    CompletableFuture<JsonObject> pending =
+        client.send(
+            4242,
+            "tools/call",
+            new JsonObject().put("name", "execute_query").put("arguments", sql(connection, slow)));
+    String running =
+        "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%cancel_me_"
+            + connection
+            + "' AND state = 'active' AND pid <> pg_backend_pid()";
+    long end = System.currentTimeMillis() + 10_000;
+    while (activeCount(running) == 0 && System.currentTimeMillis() < end) {
+      Thread.sleep(20);
+    }
+    assertEquals(1, activeCount(running), "the statement is running in the server");
+    client.notify(
+        "notifications/cancelled", new JsonObject().put("requestId", 4242).put("reason", "enough"));
+    while (activeCount(running) > 0 && System.currentTimeMillis() < end) {
+      Thread.sleep(20);
+    }
+    assertEquals(0, activeCount(running), "the cancel reached the server");
+    assertFalse(
+        pending.isDone() && pending.get().containsKey("result"),
+        "a cancelled call answers nothing");
+    assertEquals(
+        1,
+        ok("execute_query", sql(connection, "SELECT 1"))
+            .getJsonArray("rows")
+            .getJsonArray(0)
+            .getInteger(0));
+  }
+
+  private static int activeCount(String sql) {
+    return ok("execute_query", sql("jdbcpg", sql))
+        .getJsonArray("rows")
+        .getJsonArray(0)
+        .getInteger(0);
+  }
+
+  @Test
+  void theReactivePoolShowsInHealth() {
+    JsonObject pool =
+        ok("health_check", new JsonObject())
+            .getJsonObject("connections")
+            .getJsonObject("pg")
+            .getJsonObject("pool");
+    assertTrue(pool.containsKey("reactive") && pool.getInteger("reactiveMax") > 0, pool.encode());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg"})
+  void aTableChangedUnderAPreparedQueryStillAnswers(String connection) throws Exception {
+    String table = "shifting_" + connection;
+    try (Connection db = DriverManager.getConnection(url);
+        Statement st = db.createStatement()) {
+      st.execute("CREATE TABLE " + table + " (a int); INSERT INTO " + table + " VALUES (1)");
+      // every pooled connection prepares the query and keeps it
+      for (int i = 0; i < 30; i++) {
+        ok("execute_query", sql(connection, "SELECT * FROM " + table));
+      }
+      st.execute("ALTER TABLE " + table + " ADD COLUMN b int DEFAULT 2");
+    }
+    for (int i = 0; i < 30; i++) {
+      assertEquals(
+          new JsonArray().add(1).add(2),
+          ok("execute_query", sql(connection, "SELECT * FROM " + table))
+              .getJsonArray("rows")
+              .getJsonArray(0));
+    }
   }
 
   @Test

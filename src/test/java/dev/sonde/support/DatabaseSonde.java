@@ -54,6 +54,10 @@ public final class DatabaseSonde {
                     Map.entry(
                         "databases.connections.down.url",
                         "jdbc:postgresql://127.0.0.1:1/nowhere?connectTimeout=2"),
+                    Map.entry("databases.connections.downpg.type", "postgres"),
+                    Map.entry(
+                        "databases.connections.downpg.url",
+                        "postgresql://sonde@127.0.0.1:1/nowhere"),
                     Map.entry("databases.connections.h2engine.type", "jdbc"),
                     Map.entry("databases.connections.h2engine.url", "jdbc:h2:mem:h2engine"),
                     Map.entry("databases.connections.h2engine.guard", "engine-only"),

@@ -28,20 +28,26 @@ public final class VerdictCache {
    * {@code guard} runs unless this exact text was accepted recently.
    */
   public String check(String sql, Supplier<String> guard) {
-    if (sql == null || sql.length() > MAX_SQL_CHARS) {
-      return guard.get();
-    }
-    String statement;
-    synchronized (accepted) {
-      statement = accepted.get(sql);
-    }
+    String statement = accepted(sql);
     if (statement == null) {
       statement = guard.get();
-      synchronized (accepted) {
-        accepted.put(sql, statement);
+      if (sql != null && sql.length() <= MAX_SQL_CHARS) {
+        synchronized (accepted) {
+          accepted.put(sql, statement);
+        }
       }
     }
     return statement;
+  }
+
+  /** The statement accepted for this exact text recently, or null: then the guard must run. */
+  public String accepted(String sql) {
+    if (sql == null || sql.length() > MAX_SQL_CHARS) {
+      return null;
+    }
+    synchronized (accepted) {
+      return accepted.get(sql);
+    }
   }
 
   int size() {

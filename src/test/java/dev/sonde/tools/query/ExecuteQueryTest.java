@@ -10,6 +10,8 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** execute_query through MCP: rendering, budgets, the guard per engine, timeouts, cancellation. */
 class ExecuteQueryTest {
@@ -336,16 +338,17 @@ class ExecuteQueryTest {
         "a cancelled call answers nothing");
   }
 
-  @Test
-  void anUnreachableConnectionIsReportedWhileTheOthersWork() {
-    String refusal = refused(new JsonObject().put("connection", "down").put("sql", "SELECT 1"));
+  @ParameterizedTest
+  @ValueSource(strings = {"down", "downpg"})
+  void anUnreachableConnectionIsReportedWhileTheOthersWork(String down) {
+    String refusal = refused(new JsonObject().put("connection", down).put("sql", "SELECT 1"));
     assertTrue(
         refusal.contains("not available right now") && refusal.contains("retried every 30 s"),
         refusal);
     JsonObject health =
         DatabaseSonde.call("health_check", new JsonObject()).getJsonObject("structuredContent");
     assertEquals("degraded", health.getString("status"));
-    assertFalse(health.getJsonObject("connections").getJsonObject("down").getBoolean("ok"));
+    assertFalse(health.getJsonObject("connections").getJsonObject(down).getBoolean("ok"));
     assertTrue(health.getJsonObject("connections").getJsonObject("demo").getBoolean("ok"));
     assertEquals(1, ok("SELECT 1").getJsonArray("rows").getJsonArray(0).getInteger(0));
   }

@@ -1,0 +1,71 @@
+package dev.sonde.db;
+
+import io.vertx.core.Vertx;
+import java.util.function.Consumer;
+
+/**
+ * Stops one running statement when its time is up or its caller cancels, and afterwards says which
+ * of the two ended it, so the caller hears why rather than the engine's own error text.
+ */
+final class StatementStop {
+  private final Vertx vertx;
+  private final int timeoutSeconds;
+  private final long start = System.nanoTime();
+  private volatile boolean timedOut;
+  private volatile boolean cancelled;
+  private volatile boolean finished;
+  private long timer = -1;
+
+  StatementStop(Vertx vertx, int timeoutSeconds) {
+    this.vertx = vertx;
+    this.timeoutSeconds = timeoutSeconds;
+  }
+
+  /**
+   * From now on, until {@link #disarm}, the timeout and the caller's cancellation run {@code stop}.
+   * After it they do nothing: a cancel request sent then would reach whatever the pooled connection
+   * runs next, for another caller.
+   */
+  void arm(Runnable stop, Consumer<Runnable> onCancel) {
+    timer =
+        vertx.setTimer(
+            timeoutSeconds * 1000L,
+            id -> {
+              if (!finished) {
+                timedOut = true;
+                stop.run();
+              }
+            });
+    onCancel.accept(
+        () -> {
+          if (!finished) {
+            cancelled = true;
+            stop.run();
+          }
+        });
+  }
+
+  void disarm() {
+    finished = true;
+    vertx.cancelTimer(timer);
+  }
+
+  boolean stopped() {
+    return timedOut || cancelled;
+  }
+
+  /** Why the statement failed when it was stopped; null when it failed by itself. */
+  DatabaseException reason() {
+    if (timedOut) {
+      return new DatabaseException(
+          "the query ran longer than "
+              + timeoutSeconds
+              + " s and was stopped; filter, aggregate or add a LIMIT to make it cheaper");
+    }
+    if (cancelled) {
+      return new DatabaseException(
+          "the query was cancelled after " + (System.nanoTime() - start) / 1_000_000_000 + " s");
+    }
+    return null;
+  }
+}
