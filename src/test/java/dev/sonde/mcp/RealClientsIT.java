@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.support.NodeScript;
 import dev.sonde.support.PackagedSonde;
+import dev.sonde.support.TestPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
@@ -24,6 +25,30 @@ class RealClientsIT {
             String.valueOf(sonde.port()));
     assertEquals(0, outcome.exitCode(), outcome.output());
     assertTrue(outcome.output().contains("10 passed, 0 failed"), outcome.output());
+  }
+
+  @Test
+  void theOfficialTypeScriptClientQueriesPostgresOnTheReactiveClient() throws Exception {
+    try (TestPostgres postgres = TestPostgres.start()) {
+      String url = postgres.createChinook("chinook_ts");
+      Path config = Files.createTempFile("sonde-pg-", ".yaml");
+      Files.writeString(
+          config,
+          "databases:\n  defaultConnection: pg\n  connections:\n    pg:\n"
+              + "      type: postgres\n      url: \""
+              + url
+              + "\"\n");
+      try (PackagedSonde sonde = PackagedSonde.plainJar("--config", config.toString())) {
+        NodeScript.Outcome outcome =
+            NodeScript.run(
+                Path.of("target"),
+                180,
+                NodeScript.script("ts-postgres.mjs"),
+                String.valueOf(sonde.port()));
+        assertEquals(0, outcome.exitCode(), outcome.output());
+        assertTrue(outcome.output().contains("10 passed, 0 failed"), outcome.output());
+      }
+    }
   }
 
   @Test
