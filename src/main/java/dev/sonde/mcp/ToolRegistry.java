@@ -19,10 +19,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * validator. {@code tools/list} is rendered from here; {@code tools/call} resolves here.
  */
 public final class ToolRegistry {
-  /** A tool as the protocol engine sees it: its spec, the family that answers it, its validator. */
+  /**
+   * A tool as the protocol engine sees it: its spec, the family that answers it, its validators
+   * ({@code quick} is null for a schema beyond its subset).
+   */
   public record RegisteredTool(
       ToolSpec spec,
       String family,
+      QuickArgumentCheck quick,
       Validator check,
       Validator explain,
       boolean acceptsNoArguments) {}
@@ -49,7 +53,12 @@ public final class ToolRegistry {
       tools.put(
           spec.name(),
           new RegisteredTool(
-              spec, family, check, compile(spec, OutputFormat.Basic), acceptsNoArguments));
+              spec,
+              family,
+              QuickArgumentCheck.of(spec.inputSchema()),
+              check,
+              compile(spec, OutputFormat.Basic),
+              acceptsNoArguments));
     }
     listing = tools.values().stream().map(t -> t.spec().toJson()).toList();
     listeners.forEach(Runnable::run);
@@ -82,6 +91,9 @@ public final class ToolRegistry {
   /** Returns null when the arguments fit the tool's schema, else what to change. */
   public static String validate(RegisteredTool tool, JsonObject arguments) {
     if (arguments.isEmpty() && tool.acceptsNoArguments()) {
+      return null;
+    }
+    if (tool.quick() != null && tool.quick().accepts(arguments)) {
       return null;
     }
     // the flag format only answers valid or not, cheaply; the detailed one runs to word an error

@@ -60,6 +60,10 @@ class PostgresTest {
                 Map.entry("databases.connections.pgengine.type", "postgres"),
                 Map.entry("databases.connections.pgengine.url", url),
                 Map.entry("databases.connections.pgengine.guard", "engine-only"),
+                Map.entry("databases.connections.pgwrite.type", "postgres"),
+                Map.entry("databases.connections.pgwrite.url", url),
+                Map.entry("databases.connections.pgwrite.readOnly", "false"),
+                Map.entry("databases.connections.pgwrite.write", "true"),
                 Map.entry("databases.connections.jdbcpg.type", "jdbc"),
                 Map.entry("databases.connections.jdbcpg.url", url),
                 Map.entry("databases.connections.jdbcpgquick.type", "jdbc"),
@@ -385,6 +389,27 @@ class PostgresTest {
               .getJsonArray("rows")
               .getJsonArray(0));
     }
+  }
+
+  @Test
+  void aWritableReactiveConnectionWritesThroughJdbcAndReadsWhatItWrote() {
+    JsonObject write =
+        new JsonObject()
+            .put("connection", "pgwrite")
+            .put("sql", "INSERT INTO notes (body) VALUES ('written by execute_write')");
+    assertEquals(1, ok("execute_write", write).getInteger("affected_rows"));
+    assertEquals(
+        1,
+        ok(
+                "execute_query",
+                sql(
+                    "pgwrite",
+                    "SELECT count(*) FROM notes WHERE body = 'written by execute_write'"))
+            .getJsonArray("rows")
+            .getJsonArray(0)
+            .getInteger(0));
+    String refusal = refused("execute_query", sql("pgwrite", "DELETE FROM notes"));
+    assertTrue(refusal.contains("execute_write"), refusal);
   }
 
   @Test
