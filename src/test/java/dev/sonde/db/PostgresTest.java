@@ -13,6 +13,7 @@ import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -48,32 +49,29 @@ class PostgresTest {
           CREATE TABLE cities (name text); CREATE TABLE capitals (state text) INHERITS (cities);
           """);
     }
-    sonde =
-        new InProcessSonde(
-            Map.ofEntries(
-                Map.entry("databases.defaultConnection", "pg"),
-                Map.entry("databases.connections.pg.type", "postgres"),
-                Map.entry("databases.connections.pg.url", url),
-                Map.entry("databases.connections.pgquick.type", "postgres"),
-                Map.entry("databases.connections.pgquick.url", url),
-                Map.entry("databases.connections.pgquick.queryTimeoutSeconds", "1"),
-                Map.entry("databases.connections.pgengine.type", "postgres"),
-                Map.entry("databases.connections.pgengine.url", url),
-                Map.entry("databases.connections.pgengine.guard", "engine-only"),
-                Map.entry("databases.connections.pgwrite.type", "postgres"),
-                Map.entry("databases.connections.pgwrite.url", url),
-                Map.entry("databases.connections.pgwrite.readOnly", "false"),
-                Map.entry("databases.connections.pgwrite.write", "true"),
-                Map.entry("databases.connections.jdbcpg.type", "jdbc"),
-                Map.entry("databases.connections.jdbcpg.url", url),
-                Map.entry("databases.connections.jdbcpgquick.type", "jdbc"),
-                Map.entry("databases.connections.jdbcpgquick.url", url),
-                Map.entry("databases.connections.jdbcpgquick.queryTimeoutSeconds", "1"),
-                Map.entry("databases.connections.jdbcpgengine.type", "jdbc"),
-                Map.entry("databases.connections.jdbcpgengine.url", url),
-                Map.entry("databases.connections.jdbcpgengine.guard", "engine-only")));
+    Map<String, String> config = new HashMap<>();
+    config.put("databases.defaultConnection", "pg");
+    // the same three connections on each client: plain, a 1 s timeout, and engine-only
+    connections(config, "pg", "postgres", url);
+    connections(config, "jdbcpg", "jdbc", url);
+    config.put("databases.connections.pgwrite.type", "postgres");
+    config.put("databases.connections.pgwrite.url", url);
+    config.put("databases.connections.pgwrite.readOnly", "false");
+    config.put("databases.connections.pgwrite.write", "true");
+    sonde = new InProcessSonde(config);
     client = new HttpMcpClient(sonde.port());
     client.initialize("2025-11-25");
+  }
+
+  private static void connections(
+      Map<String, String> config, String name, String type, String url) {
+    for (String suffix : List.of("", "quick", "engine")) {
+      String at = "databases.connections." + name + suffix + ".";
+      config.put(at + "type", type);
+      config.put(at + "url", url);
+    }
+    config.put("databases.connections." + name + "quick.queryTimeoutSeconds", "1");
+    config.put("databases.connections." + name + "engine.guard", "engine-only");
   }
 
   @AfterAll
