@@ -7,9 +7,9 @@ import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A {@code type: postgres} connection's address, {@code postgresql://[user[:password]@]host[:port]
@@ -18,7 +18,7 @@ import java.util.Set;
  */
 record PostgresUrl(
     String host, int port, String database, String user, String password, String sslMode) {
-  private static final Set<String> PARAMETERS = Set.of("user", "password", "sslmode");
+  private static final List<String> PARAMETERS = List.of("user", "password", "sslmode");
 
   /**
    * Reads {@code url}; {@code user} and {@code password} from the configuration win over the URL's.
