@@ -52,10 +52,12 @@ final class PostgresDialect extends Dialect {
         "transaction");
   }
 
-  /** "cached plan must not change result type", after a column was added or dropped. */
+  /** The SQLSTATE of "cached plan must not change result type", after a column was added. */
+  static final String STALE_PLAN = "0A000";
+
   @Override
   public boolean isStalePlan(String sqlState) {
-    return "0A000".equals(sqlState);
+    return STALE_PLAN.equals(sqlState);
   }
 
   /** The server's hint helps an agent most ("Perhaps you meant to reference the column …"). */

@@ -172,7 +172,9 @@ final class ReactivePostgres {
 
   /** A statement this session had prepared that the server no longer accepts as it was. */
   private static boolean stale(Throwable cause, PreparedStatement known) {
-    return known != null && cause instanceof PgException pg && "0A000".equals(pg.getSqlState());
+    return known != null
+        && cause instanceof PgException pg
+        && PostgresDialect.STALE_PLAN.equals(pg.getSqlState());
   }
 
   /** What the caller hears: why the statement was stopped, or the server's error in its words. */
