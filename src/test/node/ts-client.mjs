@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import assert from 'node:assert/strict';
+import { runChecks } from './run-checks.mjs';
 
 const port = Number(process.argv[2]);
 const base = `http://127.0.0.1:${port}`;
@@ -110,19 +111,4 @@ const checks = {
   },
 };
 
-let passed = 0;
-let failed = 0;
-for (const kind of Object.keys(transports)) {
-  for (const [name, check] of Object.entries(checks)) {
-    try {
-      await check(kind);
-      passed++;
-      console.log(`ok   ${kind}: ${name}`);
-    } catch (e) {
-      failed++;
-      console.log(`FAIL ${kind}: ${name}: ${e?.stack ?? e}`);
-    }
-  }
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+await runChecks(Object.keys(transports), checks);

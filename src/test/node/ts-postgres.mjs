@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
 import assert from 'node:assert/strict';
+import { runChecks } from './run-checks.mjs';
 
 const port = Number(process.argv[2]);
 const transports = {
@@ -65,21 +66,4 @@ const checks = {
   },
 };
 
-let passed = 0;
-let failed = 0;
-for (const kind of Object.keys(transports)) {
-  const client = await connect(kind);
-  for (const [name, check] of Object.entries(checks)) {
-    try {
-      await check(client);
-      passed++;
-      console.log(`ok   ${kind}: ${name}`);
-    } catch (e) {
-      failed++;
-      console.log(`FAIL ${kind}: ${name}: ${e?.stack ?? e}`);
-    }
-  }
-  await client.close();
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+await runChecks(Object.keys(transports), checks, connect, (client) => client.close());

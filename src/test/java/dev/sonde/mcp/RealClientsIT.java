@@ -16,13 +16,14 @@ import org.junit.jupiter.api.Test;
 class RealClientsIT {
   @Test
   void theOfficialTypeScriptClientWorksOverHttpAndWebSocket() throws Exception {
-    PackagedSonde sonde = PackagedHttpIT.Holder.get();
+    allTenChecksPass("ts-client.mjs", PackagedHttpIT.Holder.get());
+  }
+
+  /** Runs a TypeScript SDK script against {@code sonde}; each prints "N passed, M failed". */
+  private static void allTenChecksPass(String script, PackagedSonde sonde) throws Exception {
     NodeScript.Outcome outcome =
         NodeScript.run(
-            Path.of("target"),
-            180,
-            NodeScript.script("ts-client.mjs"),
-            String.valueOf(sonde.port()));
+            Path.of("target"), 180, NodeScript.script(script), String.valueOf(sonde.port()));
     assertEquals(0, outcome.exitCode(), outcome.output());
     assertTrue(outcome.output().contains("10 passed, 0 failed"), outcome.output());
   }
@@ -39,14 +40,7 @@ class RealClientsIT {
               + url
               + "\"\n");
       try (PackagedSonde sonde = PackagedSonde.plainJar("--config", config.toString())) {
-        NodeScript.Outcome outcome =
-            NodeScript.run(
-                Path.of("target"),
-                180,
-                NodeScript.script("ts-postgres.mjs"),
-                String.valueOf(sonde.port()));
-        assertEquals(0, outcome.exitCode(), outcome.output());
-        assertTrue(outcome.output().contains("10 passed, 0 failed"), outcome.output());
+        allTenChecksPass("ts-postgres.mjs", sonde);
       }
     }
   }
