@@ -26,7 +26,7 @@ test-deps: ## install what the tests drive: Node clients (npm ci) and Chromium
 demo-reset: $(JAR) ## delete and regenerate the demo database (data/demo.duckdb)
 	java -jar $(JAR) --config conf/sonde.yaml --demo-reset
 
-bench: $(JAR) test-deps ## protocol benchmark (vs TypeScript server, bare Vert.x) and database benchmark (vs pgbench)
+bench: $(JAR) test-deps ## protocol benchmark (vs TypeScript server, bare Vert.x) and database benchmark (vs DBHub, server-postgres, pgbench)
 	bash bench/run && bash bench/db-run
 
 fmt: ## format the Java sources (google-java-format)
