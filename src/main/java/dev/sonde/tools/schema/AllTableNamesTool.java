@@ -12,6 +12,8 @@ import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.function.Predicate;
 
 /** The qualified names of every table and view, sorted. */
 final class AllTableNamesTool implements Tool {
@@ -40,19 +42,20 @@ final class AllTableNamesTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return ConnectionArg.database(services, ctx)
-        .tables()
-        .map(
-            tables -> {
-              JsonArray names =
-                  new JsonArray(
-                      tables.stream()
-                          .map(TableRef::qualified)
-                          .sorted()
-                          .map(Object.class::cast)
-                          .toList());
-              return ToolResult.structured(
-                  new JsonObject().put("table_names", names).put("count", names.size()));
-            });
+    return ConnectionArg.database(services, ctx).tables().map(tables -> names(tables, n -> true));
+  }
+
+  /** The sorted qualified names that {@code keep} accepts, and their count. */
+  static ToolResult names(List<TableRef> tables, Predicate<String> keep) {
+    JsonArray names =
+        new JsonArray(
+            tables.stream()
+                .map(TableRef::qualified)
+                .filter(keep)
+                .sorted()
+                .map(Object.class::cast)
+                .toList());
+    return ToolResult.structured(
+        new JsonObject().put("table_names", names).put("count", names.size()));
   }
 }

@@ -1,6 +1,5 @@
 package dev.sonde.tools.schema;
 
-import dev.sonde.db.TableRef;
 import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
@@ -10,7 +9,6 @@ import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Locale;
 
@@ -51,17 +49,7 @@ final class FilterTableNamesTool implements Tool {
     return ConnectionArg.database(services, ctx)
         .tables()
         .map(
-            tables -> {
-              JsonArray names =
-                  new JsonArray(
-                      tables.stream()
-                          .map(TableRef::qualified)
-                          .filter(n -> n.toLowerCase(Locale.ROOT).contains(wanted))
-                          .sorted()
-                          .map(Object.class::cast)
-                          .toList());
-              return ToolResult.structured(
-                  new JsonObject().put("table_names", names).put("count", names.size()));
-            });
+            tables ->
+                AllTableNamesTool.names(tables, n -> n.toLowerCase(Locale.ROOT).contains(wanted)));
   }
 }
