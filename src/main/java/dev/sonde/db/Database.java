@@ -17,6 +17,7 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -124,7 +125,7 @@ public final class Database {
             // never ask for more than can be returned: N+1 rows tell whether there were more
             statement.setMaxRows(maxRows + 1);
             statement.setFetchSize(Math.min(maxRows + 1, 1000));
-            StatementStop stop = new StatementStop(vertx, config.queryTimeoutSeconds());
+            StatementStop stop = StatementStop.forRead(vertx, config.queryTimeoutSeconds());
             stop.arm(() -> cancelQuietly(statement), onCancel);
             try (ResultSet rs = statement.executeQuery()) {
               return result(fetch(rs, renderer, maxRows), request, maxRows, start);
@@ -167,7 +168,7 @@ public final class Database {
                   sql,
                   maxRows + 1,
                   renderer,
-                  new StatementStop(vertx, config.queryTimeoutSeconds()),
+                  StatementStop.forRead(vertx, config.queryTimeoutSeconds()),
                   onCancel)
               .map(fetched -> result(fetched, request, maxRows, start));
         });
@@ -206,23 +207,38 @@ public final class Database {
                 dialect.engineParser(c)));
   }
 
-  /** The plan of a guarded read as text, capped at the connection's character budget. */
-  public Future<JsonObject> explain(String sql, boolean analyze) {
+  /**
+   * The plan of a guarded read as text, capped at the connection's character budget. With {@code
+   * analyze} the statement runs, so the timeout and the caller's cancellation stop it as they stop
+   * a query.
+   */
+  public Future<JsonObject> explain(String sql, boolean analyze, Consumer<Runnable> onCancel) {
     return read(
         c -> {
           String statement = checkRead(sql, c);
           StringBuilder plan = new StringBuilder();
-          try (PreparedStatement st = c.prepareStatement(dialect.explain(statement, analyze));
-              ResultSet rs = st.executeQuery()) {
-            int columns = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-              for (int i = 1; i <= columns; i++) {
-                String part = rs.getString(i);
-                if (part != null && !(columns > 1 && i == 1 && part.endsWith("_plan"))) {
-                  plan.append(part).append(i < columns ? "  " : "");
+          try (PreparedStatement st = c.prepareStatement(dialect.explain(statement, analyze))) {
+            StatementStop stop = StatementStop.forRead(vertx, config.queryTimeoutSeconds());
+            stop.arm(() -> cancelQuietly(st), onCancel);
+            try (ResultSet rs = st.executeQuery()) {
+              int columns = rs.getMetaData().getColumnCount();
+              while (rs.next()) {
+                for (int i = 1; i <= columns; i++) {
+                  String part = rs.getString(i);
+                  if (part != null && !(columns > 1 && i == 1 && part.endsWith("_plan"))) {
+                    plan.append(part).append(i < columns ? "  " : "");
+                  }
                 }
+                plan.append('\n');
               }
-              plan.append('\n');
+            } catch (SQLException e) {
+              DatabaseException stopped = stop.reason();
+              if (stopped != null) {
+                throw stopped;
+              }
+              throw e;
+            } finally {
+              stop.disarm();
             }
           }
           boolean truncated = plan.length() > config.maxChars();
@@ -259,18 +275,19 @@ public final class Database {
           boolean discard = false;
           try (Statement st = c.createStatement()) {
             c.setAutoCommit(false);
-            onCancel.accept(() -> cancelQuietly(st));
-            long timer =
-                vertx.setTimer(config.queryTimeoutSeconds() * 1000L, id -> cancelQuietly(st));
+            StatementStop stop = StatementStop.forWrite(vertx, config.queryTimeoutSeconds());
+            stop.arm(() -> cancelQuietly(st), onCancel);
             int affected;
             try {
               affected = st.executeUpdate(statement);
             } catch (SQLException e) {
               c.rollback();
-              throw new DatabaseException(
-                  name + ": " + dialect.errorText(e) + " (nothing was changed)");
+              throw Objects.requireNonNullElse(
+                  stop.reason(),
+                  new DatabaseException(
+                      name + ": " + dialect.errorText(e) + " (nothing was changed)"));
             } finally {
-              vertx.cancelTimer(timer);
+              stop.disarm();
             }
             try {
               commitWithin(c, config.queryTimeoutSeconds());

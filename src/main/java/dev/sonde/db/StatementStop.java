@@ -10,15 +10,28 @@ import java.util.function.Consumer;
 final class StatementStop {
   private final Vertx vertx;
   private final int timeoutSeconds;
+  private final String afterTimeout;
   private final long start = System.nanoTime();
   private volatile boolean timedOut;
   private volatile boolean cancelled;
   private volatile boolean finished;
   private long timer = -1;
 
-  StatementStop(Vertx vertx, int timeoutSeconds) {
+  private StatementStop(Vertx vertx, int timeoutSeconds, String afterTimeout) {
     this.vertx = vertx;
     this.timeoutSeconds = timeoutSeconds;
+    this.afterTimeout = afterTimeout;
+  }
+
+  /** For a read (a query or an EXPLAIN): a timeout says how to make it cheaper. */
+  static StatementStop forRead(Vertx vertx, int timeoutSeconds) {
+    return new StatementStop(
+        vertx, timeoutSeconds, "; filter, aggregate or add a LIMIT to make it cheaper");
+  }
+
+  /** For a write, which is rolled back when it is stopped. */
+  static StatementStop forWrite(Vertx vertx, int timeoutSeconds) {
+    return new StatementStop(vertx, timeoutSeconds, " (nothing was changed)");
   }
 
   /**
@@ -58,13 +71,13 @@ final class StatementStop {
   DatabaseException reason() {
     if (timedOut) {
       return new DatabaseException(
-          "the query ran longer than "
-              + timeoutSeconds
-              + " s and was stopped; filter, aggregate or add a LIMIT to make it cheaper");
+          "the statement ran longer than " + timeoutSeconds + " s and was stopped" + afterTimeout);
     }
     if (cancelled) {
       return new DatabaseException(
-          "the query was cancelled after " + (System.nanoTime() - start) / 1_000_000_000 + " s");
+          "the statement was cancelled after "
+              + (System.nanoTime() - start) / 1_000_000_000
+              + " s");
     }
     return null;
   }

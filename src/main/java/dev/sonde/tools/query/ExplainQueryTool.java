@@ -56,7 +56,7 @@ final class ExplainQueryTool implements Tool {
   public Future<ToolResult> call(ToolContext ctx) {
     JsonObject args = ctx.args();
     return ConnectionArg.database(services, ctx)
-        .explain(args.getString("sql"), args.getBoolean("analyze", false))
+        .explain(args.getString("sql"), args.getBoolean("analyze", false), ctx::onCancel)
         .map(ToolResult::structured);
   }
 }

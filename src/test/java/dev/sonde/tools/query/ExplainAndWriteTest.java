@@ -64,6 +64,24 @@ class ExplainAndWriteTest {
   }
 
   @Test
+  void explainAnalyzeOfASlowQueryIsStoppedAtTheTimeout() {
+    JsonObject quick = new JsonObject().put("connection", "quick");
+    String refusal =
+        refused(
+            "explain_query",
+            quick
+                .copy()
+                .put("sql", "SELECT sum(i) FROM range(1000000000000) t(i)")
+                .put("analyze", true));
+    assertTrue(refusal.contains("longer than 1 s"), refusal);
+    assertTrue(
+        ok("explain_query", quick.copy().put("sql", "SELECT 1").put("analyze", true))
+                .getString("plan")
+                .length()
+            > 0);
+  }
+
+  @Test
   void writesAreTransactionalAndOnlyWhereAllowed() {
     JsonObject scratch = new JsonObject().put("connection", "scratch");
     assertEquals(
