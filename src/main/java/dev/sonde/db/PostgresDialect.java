@@ -151,7 +151,8 @@ final class PostgresDialect extends Dialect {
     String edges =
         """
         SELECT p.oid::regclass::text AS parent, c.oid::regclass::text AS child,
-               c.relispartition AS partition, pg_get_expr(c.relpartbound, c.oid) AS bound
+               c.relispartition AS partition, pg_get_expr(c.relpartbound, c.oid) AS bound,
+               %s AS is_child
           FROM pg_inherits i
           JOIN pg_class c ON c.oid = i.inhrelid
           JOIN pg_class p ON p.oid = i.inhparent
@@ -160,13 +161,15 @@ final class PostgresDialect extends Dialect {
     JsonArray children = new JsonArray();
     String sql =
         table == null
-            ? edges + " ORDER BY 1, 2"
-            : edges + " WHERE p.oid = ?::regclass OR c.oid = ?::regclass ORDER BY 1, 2";
+            ? edges.formatted("false") + " ORDER BY 1, 2"
+            : edges.formatted("c.oid = ?::regclass")
+                + " WHERE p.oid = ?::regclass OR c.oid = ?::regclass ORDER BY 1, 2";
     try (PreparedStatement st = connection.prepareStatement(sql)) {
       if (table != null) {
         String name = quoted(table);
-        st.setString(1, name);
-        st.setString(2, name);
+        for (int i = 1; i <= 3; i++) {
+          st.setString(i, name);
+        }
       }
       try (ResultSet rs = st.executeQuery()) {
         while (rs.next()) {
@@ -176,9 +179,7 @@ final class PostgresDialect extends Dialect {
                   .put("child", rs.getString(2))
                   .put("kind", rs.getBoolean(3) ? "partition" : "inherits")
                   .put("bound", rs.getString(4));
-          boolean isChild =
-              table != null && rs.getString(2).replace("\"", "").endsWith(table.name());
-          (isChild ? parents : children).add(edge);
+          (rs.getBoolean(5) ? parents : children).add(edge);
         }
       }
     }

@@ -47,6 +47,7 @@ class PostgresTest {
           CREATE TABLE measurements (day date NOT NULL, v int) PARTITION BY RANGE (day);
           CREATE TABLE measurements_2024 PARTITION OF measurements FOR VALUES FROM ('2024-01-01') TO ('2025-01-01');
           CREATE TABLE cities (name text); CREATE TABLE capitals (state text) INHERITS (cities);
+          CREATE TABLE big_cities (population int) INHERITS (cities);
           """);
     }
     Map<String, String> config = new HashMap<>();
@@ -435,6 +436,15 @@ class PostgresTest {
         ok("list_table_hierarchy", new JsonObject().put("table_name", "capitals"));
     assertEquals("cities", capitals.getJsonArray("parents").getJsonObject(0).getString("parent"));
     assertEquals("inherits", capitals.getJsonArray("parents").getJsonObject(0).getString("kind"));
+    // a child whose name ends with its parent's is still a child
+    JsonObject cities = ok("list_table_hierarchy", new JsonObject().put("table_name", "cities"));
+    assertEquals(new JsonArray(), cities.getJsonArray("parents"));
+    assertEquals(
+        List.of("big_cities", "capitals"),
+        cities.getJsonArray("children").stream()
+            .map(e -> ((JsonObject) e).getString("child"))
+            .sorted()
+            .toList());
     assertTrue(ok("list_table_hierarchy", new JsonObject()).getJsonArray("children").size() >= 2);
     assertTrue(
         refused("list_table_hierarchy", new JsonObject().put("table_name", "nope"))
