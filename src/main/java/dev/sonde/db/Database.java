@@ -158,6 +158,7 @@ public final class Database {
     Future<String> statement =
         accepted != null
             ? Future.succeededFuture(accepted)
+            // no JDBC connection to lend the guard: PostgreSQL offers it no engine parser
             : workers.executeBlocking(() -> checkRead(request.sql(), null), false);
     return statement.compose(
         sql -> {
