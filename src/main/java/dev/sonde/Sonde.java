@@ -4,6 +4,7 @@ import dev.sonde.config.ConfigException;
 import dev.sonde.config.ConfigLoader;
 import dev.sonde.config.SondeConfig;
 import dev.sonde.db.DatabaseRegistry;
+import dev.sonde.docs.DocsLibrary;
 import dev.sonde.jobs.JobRegistry;
 import dev.sonde.mcp.McpServer;
 import dev.sonde.mcp.ServerInfo;
@@ -18,6 +19,10 @@ import dev.sonde.tools.ToolResultCodec;
 import dev.sonde.tools.conformance.ConformanceFamilyVerticle;
 import dev.sonde.tools.conformance.ConformancePrompts;
 import dev.sonde.tools.conformance.ConformanceResources;
+import dev.sonde.tools.docs.DocsFamilyVerticle;
+import dev.sonde.tools.docs.DocsIndexing;
+import dev.sonde.tools.docs.DocsResources;
+import dev.sonde.tools.docs.ToolReference;
 import dev.sonde.tools.query.QueryFamilyVerticle;
 import dev.sonde.tools.schema.DatabasePrompts;
 import dev.sonde.tools.schema.SchemaFamilyVerticle;
@@ -33,6 +38,7 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,14 +75,21 @@ public final class Sonde {
   private final McpServer server;
   private final JobRegistry jobs;
   private final DatabaseRegistry databases;
+  private final DocsLibrary docs;
   private final int port;
 
   private Sonde(
-      Vertx vertx, McpServer server, JobRegistry jobs, DatabaseRegistry databases, int port) {
+      Vertx vertx,
+      McpServer server,
+      JobRegistry jobs,
+      DatabaseRegistry databases,
+      DocsLibrary docs,
+      int port) {
     this.vertx = vertx;
     this.server = server;
     this.jobs = jobs;
     this.databases = databases;
+    this.docs = docs;
     this.port = port;
   }
 
@@ -205,6 +218,17 @@ public final class Sonde {
     families.add(new QueryFamilyVerticle(services));
     resources.add(new SchemaResources(vertx, config, databases));
     prompts.add(new DatabasePrompts(databases));
+    DocsLibrary docs = null;
+    if (config.docs().enabled()) {
+      docs =
+          new DocsLibrary(
+              config,
+              () ->
+                  ToolReference.markdown(
+                      families.stream().flatMap(f -> f.specs().stream()).toList()));
+      families.add(new DocsFamilyVerticle(services, docs));
+      resources.add(new DocsResources(vertx, docs));
+    }
     if (config.mcp().conformance()) {
       families.add(new ConformanceFamilyVerticle(services));
       resources.add(new ConformanceResources());
@@ -233,6 +257,15 @@ public final class Sonde {
     for (FamilyVerticle family : families) {
       deployed = deployed.compose(v -> vertx.deployVerticle(family).mapEmpty());
     }
+    DocsLibrary library = docs;
+    if (library != null) {
+      deployed =
+          deployed.map(
+              v -> {
+                new DocsIndexing(vertx, library, jobs).start(config.docs().rescanMinutes());
+                return v;
+              });
+    }
     AtomicReference<Integer> port = new AtomicReference<>(-1);
     if (config.server().enabled()) {
       deployed =
@@ -254,7 +287,7 @@ public final class Sonde {
                 config.server().host(),
                 port.get());
           }
-          return new Sonde(vertx, server, jobs, databases, port.get());
+          return new Sonde(vertx, server, jobs, databases, library, port.get());
         });
   }
 
@@ -319,6 +352,21 @@ public final class Sonde {
     }
   }
 
+  private void closeDocs() {
+    if (docs != null) {
+      try {
+        docs.close();
+      } catch (IOException e) {
+        LOG.warn("the documentation index did not close cleanly: {}", e.getMessage());
+      }
+    }
+  }
+
+  /** The documentation library, or null when docs are disabled. */
+  public DocsLibrary docs() {
+    return docs;
+  }
+
   public int port() {
     return port;
   }
@@ -340,6 +388,12 @@ public final class Sonde {
   }
 
   public Future<Void> close() {
-    return vertx.close().onComplete(v -> databases.close());
+    return vertx
+        .close()
+        .onComplete(
+            v -> {
+              databases.close();
+              closeDocs();
+            });
   }
 }

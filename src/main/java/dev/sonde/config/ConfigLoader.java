@@ -36,7 +36,11 @@ public final class ConfigLoader {
    * Maps whose keys the user names; each entry starts from a template and is checked against it.
    */
   private static final Map<String, JsonNode> OPEN_MAPS =
-      Map.of("databases.connections", BINDER.valueToTree(SondeConfig.ConnectionConfig.template()));
+      Map.of(
+          "databases.connections",
+          BINDER.valueToTree(SondeConfig.ConnectionConfig.template()),
+          "docs.sources",
+          BINDER.valueToTree(SondeConfig.DocsSourceConfig.template()));
 
   private ConfigLoader() {}
 
@@ -281,6 +285,7 @@ public final class ConfigLoader {
       throw new ConfigException("configuration key 'data.dir' needs a value");
     }
     validateDatabases(c.databases());
+    validateDocs(c.docs());
     if (c.cluster().enabled()) {
       throw new ConfigException(
           "configuration key 'cluster.enabled': this build has no cluster manager; set it to false");
@@ -335,6 +340,51 @@ public final class ConfigLoader {
               range(at + "maxChars", c.maxChars(), 100, 10_000_000);
               range(at + "maxSqlLength", c.maxSqlLength(), 100, 10_000_000);
               range(at + "queryTimeoutSeconds", c.queryTimeoutSeconds(), 1, 24 * 3600);
+            });
+  }
+
+  private static final List<String> DOCS_SOURCE_TYPES = List.of("markdown", "duckdb");
+
+  private static void validateDocs(SondeConfig.DocsConfig docs) {
+    range("docs.maxDocumentChars", docs.maxDocumentChars(), 1000, 10_000_000);
+    range("docs.rescanMinutes", docs.rescanMinutes(), 1, 7 * 24 * 60);
+    range("docs.refreshHours", docs.refreshHours(), 1, 365 * 24);
+    range("docs.downloadTimeoutSeconds", docs.downloadTimeoutSeconds(), 1, 3600);
+    if (docs.indexDir().isBlank()) {
+      throw new ConfigException("configuration key 'docs.indexDir' needs a value");
+    }
+    docs.sources()
+        .forEach(
+            (name, s) -> {
+              String at = "docs.sources." + name + ".";
+              if (name.equals("sonde")) {
+                throw new ConfigException(
+                    "configuration key 'docs.sources.sonde': the name is taken by Sonde's own"
+                        + " manual; choose another");
+              }
+              if (!DOCS_SOURCE_TYPES.contains(s.type())) {
+                throw new ConfigException(
+                    "configuration key '" + at + "type' must be one of " + DOCS_SOURCE_TYPES);
+              }
+              if (s.path().isBlank() && (s.type().equals("markdown") || s.url().isBlank())) {
+                throw new ConfigException(
+                    "configuration key '"
+                        + at
+                        + "path' needs a value"
+                        + (s.type().equals("duckdb") ? " (or set url to download the file)" : ""));
+              }
+              if (!s.url().isBlank() && !s.url().matches("https?://.+")) {
+                throw new ConfigException(
+                    "configuration key '" + at + "url' must be an http:// or https:// address");
+              }
+              for (String entry : s.urlBases()) {
+                if (!entry.contains("=")) {
+                  throw new ConfigException(
+                      "configuration key '"
+                          + at
+                          + "urlBases' entries look like prefix=base, e.g. blog/=https://duckdb.org/");
+                }
+              }
             });
   }
 

@@ -11,7 +11,8 @@ public record SondeConfig(
     DataConfig data,
     ClusterConfig cluster,
     FamiliesConfig families,
-    DatabasesConfig databases) {
+    DatabasesConfig databases,
+    DocsConfig docs) {
 
   /** HTTP listener and the limits of every transport. */
   public record ServerConfig(
@@ -84,6 +85,45 @@ public record SondeConfig(
     }
   }
 
+  /**
+   * Documentation search: the Lucene index under {@code data.dir}, the limits of the reading tools
+   * and the sources beside Sonde's own manual, which is always indexed.
+   */
+  public record DocsConfig(
+      boolean enabled,
+      String indexDir,
+      int maxDocumentChars,
+      int rescanMinutes,
+      int refreshHours,
+      int downloadTimeoutSeconds,
+      Map<String, DocsSourceConfig> sources) {}
+
+  /**
+   * One documentation source: a folder of Markdown ({@code type: markdown}) or a DuckDB docs-search
+   * database ({@code type: duckdb}, from {@code path} or downloaded from {@code url}). {@code
+   * versions} maps sub-folders to version labels ({@code stable}, {@code stable-zh=stable}); {@code
+   * urlBases} gives a path prefix its own URL base ({@code blog/=https://duckdb.org/}).
+   */
+  public record DocsSourceConfig(
+      String type,
+      String description,
+      String path,
+      String url,
+      String version,
+      String defaultVersion,
+      List<String> versions,
+      String urlBase,
+      List<String> urlBases,
+      List<String> include,
+      List<String> exclude) {
+
+    /** What an entry under {@code docs.sources} starts from before its own keys apply. */
+    public static DocsSourceConfig template() {
+      return new DocsSourceConfig(
+          "markdown", "", "", "", "current", "", List.of(), "", List.of(), List.of(), List.of());
+    }
+  }
+
   public static SondeConfig defaults() {
     return new SondeConfig(
         new ServerConfig(
@@ -113,6 +153,7 @@ public record SondeConfig(
                     30,
                     true,
                     false,
-                    "strict"))));
+                    "strict"))),
+        new DocsConfig(true, "docs-index", 20_000, 60, 48, 60, Map.of()));
   }
 }

@@ -65,6 +65,11 @@ public final class McpServer {
         .eventBus()
         .<JsonObject>consumer(
             RESOURCE_UPDATED_ADDRESS, m -> resourceUpdated(m.body().getString("uri")));
+    vertx
+        .eventBus()
+        .consumer(
+            CallHeaders.RESOURCES_CHANGED_ADDRESS,
+            m -> broadcast(JsonRpc.notification("notifications/resources/list_changed", null)));
     vertx.eventBus().<JsonObject>consumer(CallHeaders.MCP_STATUS_ADDRESS, m -> m.reply(status()));
     long idle = config.mcp().sessionIdleMinutes() * 60_000L;
     vertx.setPeriodic(Math.min(idle, 60_000), id -> sessions.expire(idle));

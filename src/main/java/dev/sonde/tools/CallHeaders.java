@@ -24,6 +24,9 @@ public final class CallHeaders {
   /** Publish {@code {"uri": ...}} here when a resource changes, to notify its subscribers. */
   public static final String RESOURCE_UPDATED_ADDRESS = "sonde.resources.updated";
 
+  /** Published when the set of resources changed (e.g. documents indexed or removed). */
+  public static final String RESOURCES_CHANGED_ADDRESS = "sonde.resources.listChanged";
+
   /** The protocol engine answers here with its status (sessions, transports, tools per family). */
   public static final String MCP_STATUS_ADDRESS = "sonde.mcp.status";
 

@@ -2,6 +2,7 @@ package dev.sonde.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,8 +35,54 @@ class ConfigLoaderTest {
 
   @Test
   void theShippedFileIsValidAndMatchesTheDefaults() {
+    SondeConfig shipped = ConfigLoader.load(Path.of("conf/sonde.yaml"), Map.of(), Map.of());
+    // beyond the defaults it only adds the DuckDB documentation beside the checkout
+    assertEquals(java.util.Set.of("duckdb"), shipped.docs().sources().keySet());
+    SondeConfig.DocsConfig docs = shipped.docs();
+    SondeConfig withoutSources =
+        new SondeConfig(
+            shipped.server(),
+            shipped.mcp(),
+            shipped.jobs(),
+            shipped.data(),
+            shipped.cluster(),
+            shipped.families(),
+            shipped.databases(),
+            new SondeConfig.DocsConfig(
+                docs.enabled(),
+                docs.indexDir(),
+                docs.maxDocumentChars(),
+                docs.rescanMinutes(),
+                docs.refreshHours(),
+                docs.downloadTimeoutSeconds(),
+                Map.of()));
+    assertEquals(SondeConfig.defaults(), withoutSources);
+  }
+
+  private String refusal(String text) throws IOException {
+    return failure(yaml(text), Map.of(), Map.of());
+  }
+
+  @Test
+  void docsSourcesAreCheckedKeyByKey() throws IOException {
     assertEquals(
-        SondeConfig.defaults(), ConfigLoader.load(Path.of("conf/sonde.yaml"), Map.of(), Map.of()));
+        "configuration key 'docs.sources.web.type' must be one of [markdown, duckdb]",
+        refusal("docs:\n  sources:\n    web:\n      type: html\n      path: x\n"));
+    assertEquals(
+        "configuration key 'docs.sources.web.path' needs a value (or set url to download the"
+            + " file)",
+        refusal("docs:\n  sources:\n    web:\n      type: duckdb\n"));
+    assertEquals(
+        "configuration key 'docs.sources.sonde': the name is taken by Sonde's own manual; choose"
+            + " another",
+        refusal("docs:\n  sources:\n    sonde:\n      path: x\n"));
+    assertEquals(
+        "configuration key 'docs.sources.web.urlBases' entries look like prefix=base, e.g."
+            + " blog/=https://duckdb.org/",
+        refusal("docs:\n  sources:\n    web:\n      path: x\n      urlBases: [nope]\n"));
+    assertTrue(
+        refusal("docs:\n  sources:\n    web:\n      path: x\n      colour: red\n")
+            .contains("unknown key 'docs.sources.web.colour'"));
   }
 
   @Test

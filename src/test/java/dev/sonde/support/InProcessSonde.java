@@ -3,6 +3,9 @@ package dev.sonde.support;
 import dev.sonde.Sonde;
 import dev.sonde.config.ConfigLoader;
 import dev.sonde.config.SondeConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +21,7 @@ public final class InProcessSonde implements SondeUnderTest {
     flags.put("families.extra", EXTRA_FAMILY);
     flags.put("databases.connections.demo.demo", "false");
     flags.put("databases.connections.demo.path", "");
+    flags.put("data.dir", freshDataDir());
     flags.putAll(overrides);
     SondeConfig config = ConfigLoader.load(null, Map.of(), flags);
     try {
@@ -25,6 +29,15 @@ public final class InProcessSonde implements SondeUnderTest {
           Sonde.start(config).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new IllegalStateException("Sonde did not start", e);
+    }
+  }
+
+  /** Each Sonde its own data directory: its docs index is locked by the process that opens it. */
+  private static String freshDataDir() {
+    try {
+      return Files.createTempDirectory("sonde-data-").toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -109,7 +109,8 @@ public final class SchemaResources implements ResourceProvider {
     if (dialect.matches()) {
       Database database = databases.get(dialect.group(1));
       return Future.succeededFuture(
-          contents(uri, "text/markdown", text("/guide/dialect-" + database.dialectName() + ".md")));
+          contents(
+              uri, "text/markdown", text("/sonde-docs/sql/" + database.dialectName() + ".md")));
     }
     if (uri.equals(SCHEMA)) {
       return index().map(index -> contents(uri, "application/json", index.encodePrettily()));
@@ -267,7 +268,7 @@ public final class SchemaResources implements ResourceProvider {
   static String text(String resource) {
     try (InputStream in = SchemaResources.class.getResourceAsStream(resource)) {
       return in == null
-          ? text("/guide/dialect-jdbc.md")
+          ? text("/sonde-docs/sql/jdbc.md")
           : new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new IllegalStateException("cannot read " + resource, e);

@@ -1,0 +1,414 @@
+package dev.sonde.docs;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.SortedDocValues;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.DisjunctionMaxQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.search.uhighlight.DefaultPassageFormatter;
+import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
+import org.apache.lucene.util.QueryBuilder;
+
+/**
+ * One search: the question reduced to terms, then a ladder of BM25 queries that first require every
+ * term, then drop the least specific term one at a time, then try single terms, most specific
+ * first. Steps run until the page of results is full, so sections with every term come first and
+ * the answer says when it had to broaden.
+ */
+final class DocsSearch {
+  /** The ranked sections, the terms searched for and what the search had to do to find them. */
+  record Result(List<SearchHit> hits, List<String> terms, List<String> notices) {}
+
+  private static final Map<String, Float> FIELD_BOOSTS =
+      Map.of("title", 3.0f, "section", 2.5f, "breadcrumb", 1.2f, "body", 1.0f);
+  private static final float CODE_BOOST = 1.3f;
+  private static final float OTHER_LANGUAGE = 0.35f;
+  private static final float BIGRAM_WEIGHT = 0.8f;
+  private static final int PER_PAGE = 2;
+  private static final int SNIPPET_CHARS = 320;
+
+  private static final Set<String> HIT_FIELDS =
+      Set.of(
+          "chunk_id",
+          DocsIndex.KEY,
+          "source",
+          "path",
+          "version",
+          "lang",
+          "title",
+          "section",
+          "breadcrumb",
+          "chunk_url");
+  private static final int HIGHLIGHT_CHARS = 1200;
+  private static final java.util.regex.Pattern WHITE_SPACE =
+      java.util.regex.Pattern.compile("\\s+");
+
+  private final DocsIndex index;
+  private final Set<Language> languages;
+
+  /** A search over the index, querying the fields of {@code languages} (those it holds). */
+  DocsSearch(DocsIndex index, Set<Language> languages) {
+    this.index = index;
+    this.languages = languages.isEmpty() ? Set.of(Language.EN) : languages;
+  }
+
+  /** The page key of a chunk, from doc values, without decompressing its stored fields. */
+  private static String pageKey(IndexSearcher searcher, int doc) throws IOException {
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    SortedDocValues keys = leaf.reader().getSortedDocValues(DocsIndex.KEY);
+    if (keys == null || !keys.advanceExact(doc - leaf.docBase)) {
+      return "";
+    }
+    return keys.lookupOrd(keys.ordValue()).utf8ToString();
+  }
+
+  Result search(String question, Query filter, int limit) throws IOException {
+    DocsAnalyzers analyzers = index.analyzers();
+    List<QueryReducer.Term> terms = QueryReducer.reduce(question, analyzers);
+    List<String> termTexts = terms.stream().map(QueryReducer.Term::text).toList();
+    Language asked = Language.detect(question);
+    IndexSearcher searcher = index.acquire();
+    try {
+      Map<QueryReducer.Term, Query> clauses = new LinkedHashMap<>();
+      for (QueryReducer.Term term : terms) {
+        Query clause = clause(term, asked, analyzers, languages);
+        if (clause != null) {
+          clauses.put(term, Prepared.of(searcher, clause));
+        }
+      }
+      List<String> notices = new ArrayList<>();
+      if (clauses.isEmpty()) {
+        notices.add("the question has no searchable words; name a function, keyword or topic");
+        return new Result(List.of(), termTexts, notices);
+      }
+      List<Step> ladder = ladder(List.copyOf(clauses.keySet()), searcher);
+      Map<Integer, SearchHit> found = new LinkedHashMap<>();
+      Map<String, Integer> perPage = new HashMap<>();
+      List<Integer> order = new ArrayList<>();
+      Query highlight = any(clauses.values());
+      int complete = 0;
+      List<String> broadened = new ArrayList<>();
+      for (int step = 0; step < ladder.size() && found.size() < limit; step++) {
+        Step current = ladder.get(step);
+        List<QueryReducer.Term> subset = current.terms();
+        BooleanQuery.Builder query = new BooleanQuery.Builder();
+        BooleanClause.Occur occur =
+            current.any() ? BooleanClause.Occur.SHOULD : BooleanClause.Occur.MUST;
+        subset.forEach(t -> query.add(clauses.get(t), occur));
+        if (current.any()) {
+          query.setMinimumNumberShouldMatch(1);
+        }
+        query.add(filter, BooleanClause.Occur.FILTER);
+        TopDocs top = searcher.search(query.build(), Math.max(limit * 4, 20));
+        int before = found.size();
+        for (ScoreDoc doc : top.scoreDocs) {
+          if (found.size() >= limit || found.containsKey(doc.doc)) {
+            continue;
+          }
+          if (perPage.merge(pageKey(searcher, doc.doc), 1, Integer::sum) > PER_PAGE) {
+            continue;
+          }
+          Document stored = searcher.storedFields().document(doc.doc, HIT_FIELDS);
+          found.put(doc.doc, hit(stored, doc.score, matched(searcher, doc.doc, current, clauses)));
+          order.add(doc.doc);
+        }
+        if (step == 0) {
+          complete = found.size();
+        } else if (found.size() > before) {
+          broadened.add(current.describe());
+        }
+      }
+      if (!broadened.isEmpty()) {
+        notices.add(
+            (complete == 0
+                    ? "no section contains all of " + texts(ladder.get(0).terms())
+                    : "only "
+                        + complete
+                        + " section(s) contain all of "
+                        + texts(ladder.get(0).terms()))
+                + "; broadened to "
+                + String.join(", then ", broadened));
+      }
+      List<SearchHit> hits = withSnippets(searcher, highlight, order, found);
+      return new Result(hits, termTexts, notices);
+    } finally {
+      index.release(searcher);
+    }
+  }
+
+  /** The term in any field of any language; fields of the question's language weigh most. */
+  private static Query clause(
+      QueryReducer.Term term, Language asked, DocsAnalyzers analyzers, Set<Language> languages) {
+    List<Query> alternatives = new ArrayList<>();
+    for (Language language : languages) {
+      QueryBuilder builder = new QueryBuilder(analyzers.of(language));
+      float weight = language == asked ? 1f : OTHER_LANGUAGE;
+      FIELD_BOOSTS.forEach(
+          (field, boost) -> {
+            Query q = build(builder, DocsAnalyzers.field(field, language), term);
+            if (q != null) {
+              alternatives.add(new BoostQuery(q, boost * weight));
+            }
+          });
+    }
+    if (term.text().codePoints().anyMatch(Language::isCjk)) {
+      QueryBuilder bigrams = new QueryBuilder(analyzers.bigrams());
+      FIELD_BOOSTS.forEach(
+          (field, boost) -> {
+            Query q = build(bigrams, field + "." + DocsAnalyzers.BIGRAMS, term);
+            if (q != null) {
+              alternatives.add(new BoostQuery(q, boost * BIGRAM_WEIGHT));
+            }
+          });
+    }
+    Query code = build(new QueryBuilder(analyzers.code()), DocsAnalyzers.CODE, term);
+    if (code != null) {
+      alternatives.add(new BoostQuery(code, CODE_BOOST));
+    }
+    return alternatives.isEmpty() ? null : new DisjunctionMaxQuery(alternatives, 0.2f);
+  }
+
+  private static Query build(QueryBuilder builder, String field, QueryReducer.Term term) {
+    return term.phrase()
+        ? builder.createPhraseQuery(field, term.text())
+        : builder.createBooleanQuery(field, term.text(), BooleanClause.Occur.MUST);
+  }
+
+  /** One query of the ladder: all of its terms, or (the last step) any of them. */
+  private record Step(List<QueryReducer.Term> terms, boolean any) {
+    String describe() {
+      return (any ? "any of " : "all of ") + texts(terms);
+    }
+  }
+
+  /**
+   * Every term; then without the least specific one, repeatedly, down to two; then any single term,
+   * where BM25 ranks the sections with the rarest terms first. Specificity is the term's highest
+   * document frequency across the prose and code fields.
+   */
+  private static List<Step> ladder(List<QueryReducer.Term> terms, IndexSearcher searcher)
+      throws IOException {
+    Map<QueryReducer.Term, Integer> frequency = new HashMap<>();
+    IndexReader reader = searcher.getIndexReader();
+    for (QueryReducer.Term term : terms) {
+      frequency.put(term, documentFrequency(reader, term.text()));
+    }
+    List<Step> ladder = new ArrayList<>();
+    List<QueryReducer.Term> current = new ArrayList<>(terms);
+    do {
+      ladder.add(new Step(List.copyOf(current), false));
+      QueryReducer.Term least =
+          current.stream().max(Comparator.comparingInt(frequency::get)).orElseThrow();
+      current.remove(least);
+    } while (current.size() > 1);
+    if (terms.size() > 1) {
+      ladder.add(new Step(terms, true));
+    }
+    return ladder;
+  }
+
+  /** The terms a hit contains: all of a step's terms, or for an any-step those that match it. */
+  private static List<String> matched(
+      IndexSearcher searcher, int doc, Step step, Map<QueryReducer.Term, Query> clauses)
+      throws IOException {
+    if (!step.any()) {
+      return texts(step.terms());
+    }
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    List<String> out = new ArrayList<>();
+    for (QueryReducer.Term term : step.terms()) {
+      Scorer scorer = ((Prepared) clauses.get(term)).weight.scorer(leaf);
+      if (scorer != null && scorer.iterator().advance(doc - leaf.docBase) == doc - leaf.docBase) {
+        out.add(term.text());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A term's query with its weight built once per search: every step of the ladder reuses it
+   * instead of looking the term up again in each of its fields.
+   */
+  private static final class Prepared extends Query {
+    private final Query query;
+    private final Weight weight;
+
+    private Prepared(Query query, Weight weight) {
+      this.query = query;
+      this.weight = weight;
+    }
+
+    static Prepared of(IndexSearcher searcher, Query query) throws IOException {
+      return new Prepared(
+          query, searcher.createWeight(searcher.rewrite(query), ScoreMode.TOP_SCORES, 1f));
+    }
+
+    @Override
+    public Weight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost)
+        throws IOException {
+      return scoreMode.needsScores() && boost == 1f
+          ? weight
+          : searcher.createWeight(searcher.rewrite(query), scoreMode, boost);
+    }
+
+    @Override
+    public void visit(QueryVisitor visitor) {
+      query.visit(visitor);
+    }
+
+    @Override
+    public String toString(String field) {
+      return query.toString(field);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return this == other;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(this);
+    }
+  }
+
+  private static int documentFrequency(IndexReader reader, String text) throws IOException {
+    int most = 0;
+    for (String word : text.toLowerCase(java.util.Locale.ROOT).split("\\s+")) {
+      most = Math.max(most, reader.docFreq(new Term("code", word)));
+      for (Language language : Language.values()) {
+        most =
+            Math.max(most, reader.docFreq(new Term(DocsAnalyzers.field("body", language), word)));
+      }
+    }
+    return most;
+  }
+
+  private static Query any(Iterable<Query> clauses) {
+    BooleanQuery.Builder any = new BooleanQuery.Builder();
+    clauses.forEach(q -> any.add(q, BooleanClause.Occur.SHOULD));
+    return any.build();
+  }
+
+  private static SearchHit hit(Document doc, float score, List<String> matched) {
+    return new SearchHit(
+        doc.get("chunk_id"),
+        doc.get(DocsIndex.KEY),
+        doc.get("source"),
+        doc.get("path"),
+        doc.get("version"),
+        doc.get("lang"),
+        doc.get("title"),
+        doc.get("section"),
+        doc.get("breadcrumb"),
+        doc.get("chunk_url"),
+        "",
+        Math.round(score * 1000) / 1000.0,
+        matched);
+  }
+
+  private List<SearchHit> withSnippets(
+      IndexSearcher searcher, Query query, List<Integer> order, Map<Integer, SearchHit> found)
+      throws IOException {
+    if (order.isEmpty()) {
+      return List.of();
+    }
+    UnifiedHighlighter highlighter =
+        UnifiedHighlighter.builder(searcher, index.analyzers().perField())
+            .withFormatter(new DefaultPassageFormatter("**", "**", " … ", false))
+            .withHighlightPhrasesStrictly(false)
+            .withMaxLength(HIGHLIGHT_CHARS)
+            .withMaxNoHighlightPassages(0)
+            .build();
+    Map<Integer, String> snippets = new HashMap<>();
+    Map<String, List<Integer>> byLanguage = new LinkedHashMap<>();
+    order.forEach(
+        id -> byLanguage.computeIfAbsent(found.get(id).language(), k -> new ArrayList<>()).add(id));
+    // prose first; only the hits whose prose has no match are highlighted in their code
+    List<Integer> inCode = new ArrayList<>();
+    for (Map.Entry<String, List<Integer>> group : byLanguage.entrySet()) {
+      highlight(highlighter, "body." + group.getKey(), query, group.getValue(), snippets, inCode);
+    }
+    highlight(highlighter, DocsAnalyzers.CODE, query, inCode, snippets, new ArrayList<>());
+    List<SearchHit> hits = new ArrayList<>();
+    for (int id : order) {
+      SearchHit h = found.get(id);
+      String snippet = snippets.get(id);
+      if (snippet == null) {
+        Document doc =
+            searcher
+                .storedFields()
+                .document(id, Set.of("body." + h.language(), DocsAnalyzers.CODE));
+        snippet = firstText(doc, List.of("body." + h.language(), DocsAnalyzers.CODE));
+      }
+      hits.add(h.withSnippet(clip(snippet)));
+    }
+    return hits;
+  }
+
+  private static void highlight(
+      UnifiedHighlighter highlighter,
+      String field,
+      Query query,
+      List<Integer> ids,
+      Map<Integer, String> snippets,
+      List<Integer> missed)
+      throws IOException {
+    if (ids.isEmpty()) {
+      return;
+    }
+    int[] docs = ids.stream().mapToInt(Integer::intValue).toArray();
+    String[] passages =
+        highlighter.highlightFields(new String[] {field}, query, docs, new int[] {1}).get(field);
+    for (int i = 0; i < docs.length; i++) {
+      if (passages[i] != null && passages[i].contains("**")) {
+        snippets.put(docs[i], passages[i]);
+      } else {
+        missed.add(docs[i]);
+      }
+    }
+  }
+
+  private static String firstText(Document doc, List<String> fields) {
+    for (String field : fields) {
+      String value = doc.get(field);
+      if (value != null && !value.isBlank()) {
+        return value;
+      }
+    }
+    return "";
+  }
+
+  private static String clip(String text) {
+    String head = text.length() > 2 * SNIPPET_CHARS ? text.substring(0, 2 * SNIPPET_CHARS) : text;
+    String flat = WHITE_SPACE.matcher(head).replaceAll(" ").trim();
+    return flat.length() <= SNIPPET_CHARS ? flat : flat.substring(0, SNIPPET_CHARS - 1) + "…";
+  }
+
+  private static List<String> texts(List<QueryReducer.Term> terms) {
+    return terms.stream().map(QueryReducer.Term::text).toList();
+  }
+}

@@ -1,0 +1,87 @@
+package dev.sonde.tools.docs;
+
+import dev.sonde.docs.DocsLibrary;
+import dev.sonde.jobs.Job;
+import dev.sonde.jobs.JobRegistry;
+import dev.sonde.tools.CallHeaders;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the docs index in step with its sources: a sync at start and every {@code
+ * docs.rescanMinutes}, off the event loop. A sync that indexes many pages runs as a job whose steps
+ * reach the dashboard; a sync that changes the catalogue tells clients the resource list changed.
+ */
+public final class DocsIndexing {
+  /** More pages than this to index makes the sync a visible job. */
+  static final int JOB_THRESHOLD = 100;
+
+  private static final Logger LOG = LoggerFactory.getLogger(DocsIndexing.class);
+
+  private final Vertx vertx;
+  private final DocsLibrary library;
+  private final JobRegistry jobs;
+  private final AtomicBoolean running = new AtomicBoolean();
+
+  public DocsIndexing(Vertx vertx, DocsLibrary library, JobRegistry jobs) {
+    this.vertx = vertx;
+    this.library = library;
+    this.jobs = jobs;
+  }
+
+  public void start(int rescanMinutes) {
+    syncInBackground();
+    vertx.setPeriodic(rescanMinutes * 60_000L, id -> syncInBackground());
+  }
+
+  private void syncInBackground() {
+    if (!running.compareAndSet(false, true)) {
+      return;
+    }
+    vertx
+        .executeBlocking(this::sync, false)
+        .onComplete(
+            ar -> {
+              running.set(false);
+              if (ar.failed()) {
+                LOG.error("documentation index sync failed", ar.cause());
+              }
+            });
+  }
+
+  private DocsLibrary.SyncReport sync() throws Exception {
+    Job[] job = new Job[1];
+    boolean ok = false;
+    try {
+      DocsLibrary.SyncReport report =
+          library.sync(
+              (done, total, message) -> {
+                if (job[0] == null && done == 0 && total > JOB_THRESHOLD) {
+                  job[0] = jobs.start("docs-index-" + UUID.randomUUID(), "docs_index", null, null);
+                }
+                if (job[0] != null) {
+                  job[0].step("index", true, message, done, (double) total, null);
+                }
+              });
+      ok = true;
+      LOG.info(
+          "documentation index: {} pages indexed, {} removed, {} unchanged in {} ms",
+          report.indexed(),
+          report.removed(),
+          report.unchanged(),
+          report.millis());
+      if (report.indexed() + report.removed() > 0) {
+        vertx.eventBus().publish(CallHeaders.RESOURCES_CHANGED_ADDRESS, new JsonObject());
+      }
+      return report;
+    } finally {
+      if (job[0] != null) {
+        jobs.finish(job[0], ok, ok ? "finished" : "failed");
+      }
+    }
+  }
+}

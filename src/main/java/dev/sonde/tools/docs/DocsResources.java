@@ -1,0 +1,113 @@
+package dev.sonde.tools.docs;
+
+import dev.sonde.docs.DocsException;
+import dev.sonde.docs.DocsLibrary;
+import dev.sonde.tools.ResourceProvider;
+import dev.sonde.tools.ToolException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+
+/** Every indexed document as a resource {@code sonde://docs/{source}/{path}} (its Markdown). */
+public final class DocsResources implements ResourceProvider {
+  private static final String PREFIX = "sonde://docs/";
+  private static final int MAX_COMPLETIONS = 100;
+
+  private final Vertx vertx;
+  private final DocsLibrary library;
+
+  public DocsResources(Vertx vertx, DocsLibrary library) {
+    this.vertx = vertx;
+    this.library = library;
+  }
+
+  @Override
+  public List<JsonObject> resources() {
+    return library.catalogue().stream()
+        .map(
+            p ->
+                new JsonObject()
+                    .put("uri", p.uri())
+                    .put("name", p.key())
+                    .put("title", p.title())
+                    .put(
+                        "description",
+                        p.source()
+                            + " documentation, version "
+                            + p.version()
+                            + ", "
+                            + p.chars()
+                            + " characters")
+                    .put("mimeType", "text/markdown"))
+        .toList();
+  }
+
+  @Override
+  public List<JsonObject> templates() {
+    return List.of(
+        new JsonObject()
+            .put("uriTemplate", PREFIX + "{source}/{path}")
+            .put("name", "document")
+            .put(
+                "description",
+                "One documentation page as Markdown (list_available_documents lists them)")
+            .put("mimeType", "text/markdown"));
+  }
+
+  @Override
+  public boolean owns(String uri) {
+    return uri.startsWith(PREFIX);
+  }
+
+  @Override
+  public Future<JsonObject> read(String uri) {
+    return vertx.executeBlocking(
+        () -> {
+          DocsLibrary.PageInfo page;
+          try {
+            page = library.resolve(uri);
+            return new JsonObject()
+                .put(
+                    "contents",
+                    new JsonArray()
+                        .add(
+                            new JsonObject()
+                                .put("uri", page.uri())
+                                .put("mimeType", "text/markdown")
+                                .put("text", library.content(page))));
+          } catch (DocsException e) {
+            throw new ToolException(e.getMessage());
+          }
+        },
+        false);
+  }
+
+  @Override
+  public Future<List<String>> complete(
+      String uriTemplate, String variable, String prefix, JsonObject resolved) {
+    if (!uriTemplate.startsWith(PREFIX)) {
+      return Future.succeededFuture(List.of());
+    }
+    String source = resolved.getString("source");
+    List<String> values =
+        switch (variable) {
+          case "source" ->
+              library.sources().stream()
+                  .map(DocsLibrary.SourceInfo::name)
+                  .filter(n -> n.startsWith(prefix))
+                  .toList();
+          case "path" ->
+              library.catalogue().stream()
+                  .filter(p -> source == null || p.source().equals(source))
+                  .map(DocsLibrary.PageInfo::path)
+                  .filter(p -> p.startsWith(prefix))
+                  .distinct()
+                  .limit(MAX_COMPLETIONS)
+                  .toList();
+          default -> List.of();
+        };
+    return Future.succeededFuture(values);
+  }
+}
