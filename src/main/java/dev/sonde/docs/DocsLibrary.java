@@ -127,7 +127,7 @@ public final class DocsLibrary implements Closeable {
 
   /**
    * Brings the index in step with the sources: new and changed pages (by checksum) are indexed,
-   * vanished ones removed; pages of a source that cannot be read at all are kept as they were.
+   * vanished ones removed; a source that is there but unreadable this time keeps its pages.
    */
   public synchronized SyncReport sync(Progress listener) throws IOException {
     long started = System.nanoTime();
@@ -150,7 +150,7 @@ public final class DocsLibrary implements Closeable {
       for (DocsSource source : sources) {
         progress = "reading source " + source.name();
         List<PageFile> pages = source.pages();
-        if (source.unavailable()) {
+        if (source.keepsIndexedPages()) {
           unreadable.add(source.name());
         }
         for (PageFile page : pages) {

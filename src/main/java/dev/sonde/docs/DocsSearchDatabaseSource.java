@@ -40,7 +40,7 @@ final class DocsSearchDatabaseSource implements DocsSource {
   private final Duration downloadTimeout;
   private final Clock clock;
   private volatile String status;
-  private volatile boolean unavailable;
+  private volatile boolean readFailed;
   private volatile Set<String> versions = Set.of();
 
   DocsSearchDatabaseSource(
@@ -85,15 +85,15 @@ final class DocsSearchDatabaseSource implements DocsSource {
   }
 
   @Override
-  public boolean unavailable() {
-    return unavailable;
+  public boolean keepsIndexedPages() {
+    return readFailed;
   }
 
   @Override
   public List<PageFile> pages() throws IOException {
     String refreshProblem = config.url().isBlank() ? null : refreshIfStale();
+    readFailed = false;
     if (!Files.isRegularFile(file)) {
-      unavailable = true;
       status =
           "the docs-search index of source "
               + name
@@ -112,7 +112,7 @@ final class DocsSearchDatabaseSource implements DocsSource {
     try {
       pages = read();
     } catch (SQLException e) {
-      unavailable = true;
+      readFailed = true;
       status =
           "the docs-search index of source "
               + name
@@ -122,7 +122,6 @@ final class DocsSearchDatabaseSource implements DocsSource {
               + " version, text))";
       return List.of();
     }
-    unavailable = false;
     status =
         refreshProblem == null
             ? null

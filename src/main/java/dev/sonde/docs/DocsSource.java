@@ -21,8 +21,11 @@ interface DocsSource {
     return null;
   }
 
-  /** Whether the source could not be read at all (so its earlier pages are kept, not dropped). */
-  default boolean unavailable() {
+  /**
+   * Whether the source is there but could not be read this time, so its pages already in the index
+   * are kept rather than dropped (a source that is gone loses its pages).
+   */
+  default boolean keepsIndexedPages() {
     return false;
   }
 }

@@ -76,11 +76,6 @@ final class MarkdownFolderSource implements DocsSource {
   }
 
   @Override
-  public boolean unavailable() {
-    return status != null;
-  }
-
-  @Override
   public List<PageFile> pages() throws IOException {
     if (!Files.isDirectory(root)) {
       status = "the folder " + root + " of source " + name + " does not exist";

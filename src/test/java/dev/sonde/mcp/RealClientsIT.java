@@ -3,6 +3,7 @@ package dev.sonde.mcp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sonde.docs.CorpusDocs;
 import dev.sonde.support.NodeScript;
 import dev.sonde.support.PackagedSonde;
 import dev.sonde.support.TestPostgres;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** Clients people actually use, against the packaged jar. */
@@ -42,6 +44,22 @@ class RealClientsIT {
       try (PackagedSonde sonde = PackagedSonde.plainJar("--config", config.toString())) {
         allTenChecksPass("ts-postgres.mjs", sonde);
       }
+    }
+  }
+
+  @Test
+  void theOfficialTypeScriptClientSearchesAndReadsDocumentation() throws Exception {
+    Assumptions.assumeTrue(CorpusDocs.available(), "../shared/corpora/duckdb-docs is not here");
+    Path config = Files.createTempFile("sonde-docs-", ".yaml");
+    Files.writeString(
+        config,
+        "docs:\n  sources:\n    duckdb:\n      path: \""
+            + CorpusDocs.CORPUS.toAbsolutePath().normalize()
+            + "\"\n      versions: [stable, stable-zh=stable]\n"
+            + "      urlBase: https://duckdb.org/docs/\n      urlBases: [stable-zh/=]\n"
+            + "      include: [\"stable/sql/**\", \"stable-zh/sql/**\"]\n");
+    try (PackagedSonde sonde = PackagedSonde.plainJar("--config", config.toString())) {
+      allTenChecksPass("ts-docs.mjs", sonde);
     }
   }
 

@@ -57,6 +57,18 @@ public final class PackagedSonde implements SondeUnderTest {
     // several processes run at once: each gets an in-memory DuckDB, not the shared demo file
     builder.environment().put("SONDE_DATABASES_CONNECTIONS_DEMO_DEMO", "false");
     builder.environment().put("SONDE_DATABASES_CONNECTIONS_DEMO_PATH", "");
+    // and its own data directory, since a docs index is locked by the process that opens it
+    try {
+      builder
+          .environment()
+          .put("SONDE_DATA_DIR", Files.createTempDirectory("sonde-jar-data-").toString());
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    if (!List.of(extraArgs).contains("--config")) {
+      // conf/sonde.yaml indexes the whole DuckDB corpus; the docs tests configure what they need
+      builder.environment().put("SONDE_DOCS_ENABLED", "false");
+    }
     if (withTestFamily) {
       builder.environment().put("SONDE_FAMILIES_EXTRA", EXTRA_FAMILY);
     }

@@ -3,6 +3,8 @@ package dev.sonde.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sonde.config.SondeConfig;
+import dev.sonde.docs.DocsLibrary;
+import dev.sonde.tools.docs.DocsFamilyVerticle;
 import dev.sonde.tools.query.QueryFamilyVerticle;
 import dev.sonde.tools.schema.SchemaFamilyVerticle;
 import dev.sonde.tools.system.SystemFamilyVerticle;
@@ -28,6 +30,9 @@ class ToolsListGoldenTest {
     new SystemFamilyVerticle(services, Instant.now()).specs().forEach(s -> listing.add(s.toJson()));
     new SchemaFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
     new QueryFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
+    new DocsFamilyVerticle(services, new DocsLibrary(SondeConfig.defaults(), () -> ""))
+        .specs()
+        .forEach(s -> listing.add(s.toJson()));
     String actual = listing.encodePrettily() + "\n";
     if (Boolean.getBoolean("sonde.updateGolden")) {
       Files.createDirectories(GOLDEN.getParent());
