@@ -41,7 +41,7 @@ final class DocsSearch {
   record Result(List<SearchHit> hits, List<String> terms, List<String> notices) {}
 
   private static final Map<String, Float> FIELD_BOOSTS =
-      Map.of("title", 3.0f, "section", 2.5f, "breadcrumb", 1.2f, "body", 1.0f);
+      Map.of("title", 5.0f, "section", 3.0f, "breadcrumb", 1.2f, "body", 1.0f);
   private static final float CODE_BOOST = 1.3f;
   private static final float OTHER_LANGUAGE = 0.35f;
   private static final float BIGRAM_WEIGHT = 0.8f;

@@ -151,6 +151,8 @@ final class DocsSearchDatabaseSource implements DocsSource {
       try {
         HttpClient client =
             HttpClient.newBuilder()
+                // one file, one stream: HTTP/1.1 avoids the h2c upgrade on plain http
+                .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(downloadTimeout)
                 .followRedirects(HttpClient.Redirect.NORMAL)
                 .build();

@@ -194,7 +194,7 @@ class DocsSourcesTest {
       try (DocsLibrary library = new DocsLibrary(config(data, flags), () -> NOTHING, clock)) {
         library.sync((d, t, m) -> {});
         assertEquals(1, requests.get());
-        assertTrue(Files.isRegularFile(cached));
+        assertTrue(Files.isRegularFile(cached), String.valueOf(library.sources()));
         assertTrue(!found(library, "ADD COLUMN", "web").isEmpty());
         library.sync((d, t, m) -> {});
         assertEquals(1, requests.get(), "a fresh copy is not fetched again");
