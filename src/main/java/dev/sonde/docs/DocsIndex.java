@@ -11,14 +11,12 @@ import java.util.Map;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
-import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
@@ -41,11 +39,23 @@ import org.apache.lucene.util.BytesRef;
  */
 final class DocsIndex implements Closeable {
   /** Bumped whenever fields or analyzers change; an index of another version is rebuilt. */
-  static final String SCHEMA = "sonde-docs-7";
+  static final String SCHEMA = "sonde-docs-9";
 
   private static final String SCHEMA_KEY = "schema";
   static final String TYPE = "type";
   static final String KEY = "key";
+
+  /**
+   * What a search hit shows, in one doc value per chunk: chunk id, page key, source, path, version,
+   * language, page title, section, breadcrumb, URL, separated by {@link #SEPARATOR}.
+   */
+  static final String HIT = "hit";
+
+  private static final String SEPARATOR = "\u001f";
+
+  static String[] hitFields(String value) {
+    return value.split(SEPARATOR, -1);
+  }
 
   private final DocsAnalyzers analyzers;
   private final Directory directory;
@@ -188,11 +198,23 @@ final class DocsIndex implements Closeable {
   private Document chunkDocument(DocPage page, DocChunk chunk) {
     Language language = page.language();
     Document doc = common(page, "chunk");
-    doc.add(new StringField("chunk_id", chunk.chunkId(), Field.Store.YES));
-    doc.add(new StoredField("title", page.title()));
-    doc.add(new StoredField("section", chunk.section()));
-    doc.add(new StoredField("breadcrumb", chunk.breadcrumb()));
-    doc.add(new StoredField("chunk_url", chunk.url()));
+    doc.add(new StringField("chunk_id", chunk.chunkId(), Field.Store.NO));
+    doc.add(
+        new BinaryDocValuesField(
+            HIT,
+            new BytesRef(
+                String.join(
+                    SEPARATOR,
+                    chunk.chunkId(),
+                    page.key(),
+                    page.source(),
+                    page.path(),
+                    page.version(),
+                    language.code(),
+                    page.title(),
+                    chunk.section(),
+                    chunk.breadcrumb(),
+                    chunk.url()))));
     doc.add(text("title", language, page.title(), false));
     doc.add(text("section", language, chunk.section(), false));
     doc.add(
@@ -207,25 +229,13 @@ final class DocsIndex implements Closeable {
       doc.add(bigrams("section", chunk.section()));
       doc.add(bigrams("body", chunk.prose()));
     }
-    doc.add(new Field(DocsAnalyzers.CODE, chunk.code(), HIGHLIGHTED));
+    doc.add(new TextField(DocsAnalyzers.CODE, chunk.code(), Field.Store.YES));
     return doc;
   }
 
-  /** Stored prose with offsets in the postings, so snippets need no second analysis. */
-  private static final FieldType HIGHLIGHTED = highlighted();
-
-  private static FieldType highlighted() {
-    FieldType type = new FieldType(TextField.TYPE_STORED);
-    type.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS_AND_OFFSETS);
-    type.freeze();
-    return type;
-  }
-
   private static Field text(String name, Language language, String value, boolean stored) {
-    String field = DocsAnalyzers.field(name, language);
-    return stored
-        ? new Field(field, value, HIGHLIGHTED)
-        : new TextField(field, value, Field.Store.NO);
+    return new TextField(
+        DocsAnalyzers.field(name, language), value, stored ? Field.Store.YES : Field.Store.NO);
   }
 
   private static Field bigrams(String name, String value) {

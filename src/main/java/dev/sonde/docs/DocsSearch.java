@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.document.Document;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
@@ -25,9 +26,8 @@ import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.search.Weight;
-import org.apache.lucene.search.uhighlight.DefaultPassageFormatter;
-import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
 import org.apache.lucene.util.QueryBuilder;
 
 /**
@@ -46,23 +46,6 @@ final class DocsSearch {
   private static final float OTHER_LANGUAGE = 0.35f;
   private static final float BIGRAM_WEIGHT = 0.8f;
   private static final int PER_PAGE = 2;
-  private static final int SNIPPET_CHARS = 320;
-
-  private static final Set<String> HIT_FIELDS =
-      Set.of(
-          "chunk_id",
-          DocsIndex.KEY,
-          "source",
-          "path",
-          "version",
-          "lang",
-          "title",
-          "section",
-          "breadcrumb",
-          "chunk_url");
-  private static final int HIGHLIGHT_CHARS = 1200;
-  private static final java.util.regex.Pattern WHITE_SPACE =
-      java.util.regex.Pattern.compile("\\s+");
 
   private final DocsIndex index;
   private final Set<Language> languages;
@@ -107,7 +90,6 @@ final class DocsSearch {
       Map<Integer, SearchHit> found = new LinkedHashMap<>();
       Map<String, Integer> perPage = new HashMap<>();
       List<Integer> order = new ArrayList<>();
-      Query highlight = any(clauses.values());
       int complete = 0;
       List<String> broadened = new ArrayList<>();
       for (int step = 0; step < ladder.size() && found.size() < limit; step++) {
@@ -121,17 +103,24 @@ final class DocsSearch {
           query.setMinimumNumberShouldMatch(1);
         }
         query.add(filter, BooleanClause.Occur.FILTER);
-        TopDocs top = searcher.search(query.build(), Math.max(limit * 4, 20));
+        int wanted = Math.max(limit * 4, 20);
+        // counting every hit is not needed: the collector may skip blocks that cannot compete
+        TopDocs top =
+            searcher.search(query.build(), new TopScoreDocCollectorManager(wanted, null, wanted));
         int before = found.size();
+        List<ScoreDoc> accepted = new ArrayList<>();
         for (ScoreDoc doc : top.scoreDocs) {
-          if (found.size() >= limit || found.containsKey(doc.doc)) {
+          if (before + accepted.size() >= limit || found.containsKey(doc.doc)) {
             continue;
           }
           if (perPage.merge(pageKey(searcher, doc.doc), 1, Integer::sum) > PER_PAGE) {
             continue;
           }
-          Document stored = searcher.storedFields().document(doc.doc, HIT_FIELDS);
-          found.put(doc.doc, hit(stored, doc.score, matched(searcher, doc.doc, current, clauses)));
+          accepted.add(doc);
+        }
+        Map<Integer, List<String>> matched = matched(searcher, accepted, current, clauses);
+        for (ScoreDoc doc : accepted) {
+          found.put(doc.doc, hit(searcher, doc, matched.get(doc.doc)));
           order.add(doc.doc);
         }
         if (step == 0) {
@@ -151,7 +140,7 @@ final class DocsSearch {
                 + "; broadened to "
                 + String.join(", then ", broadened));
       }
-      List<SearchHit> hits = withSnippets(searcher, highlight, order, found);
+      List<SearchHit> hits = withSnippets(searcher, new Snippets(analyzers, terms), order, found);
       return new Result(hits, termTexts, notices);
     } finally {
       index.release(searcher);
@@ -229,20 +218,35 @@ final class DocsSearch {
     return ladder;
   }
 
-  /** The terms a hit contains: all of a step's terms, or for an any-step those that match it. */
-  private static List<String> matched(
-      IndexSearcher searcher, int doc, Step step, Map<QueryReducer.Term, Query> clauses)
+  /**
+   * The terms each hit contains: all of a step's terms, or for an any-step those that match it,
+   * found with one scorer per term and segment walking the hits in document order.
+   */
+  private static Map<Integer, List<String>> matched(
+      IndexSearcher searcher, List<ScoreDoc> hits, Step step, Map<QueryReducer.Term, Query> clauses)
       throws IOException {
-    if (!step.any()) {
-      return texts(step.terms());
+    Map<Integer, List<String>> out = new HashMap<>();
+    hits.forEach(h -> out.put(h.doc, step.any() ? new ArrayList<>() : texts(step.terms())));
+    if (!step.any() || hits.isEmpty()) {
+      return out;
     }
+    int[] docs = hits.stream().mapToInt(h -> h.doc).sorted().toArray();
     List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-    List<String> out = new ArrayList<>();
     for (QueryReducer.Term term : step.terms()) {
-      Scorer scorer = ((Prepared) clauses.get(term)).weight.scorer(leaf);
-      if (scorer != null && scorer.iterator().advance(doc - leaf.docBase) == doc - leaf.docBase) {
-        out.add(term.text());
+      Weight weight = ((Prepared) clauses.get(term)).weight;
+      LeafReaderContext leaf = null;
+      Scorer scorer = null;
+      for (int doc : docs) {
+        if (leaf == null || doc >= leaf.docBase + leaf.reader().maxDoc()) {
+          leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+          scorer = weight.scorer(leaf);
+        }
+        int target = doc - leaf.docBase;
+        if (scorer != null
+            && (scorer.docID() == target
+                || (scorer.docID() < target && scorer.iterator().advance(target) == target))) {
+          out.get(doc).add(term.text());
+        }
       }
     }
     return out;
@@ -307,105 +311,62 @@ final class DocsSearch {
     return most;
   }
 
-  private static Query any(Iterable<Query> clauses) {
-    BooleanQuery.Builder any = new BooleanQuery.Builder();
-    clauses.forEach(q -> any.add(q, BooleanClause.Occur.SHOULD));
-    return any.build();
-  }
-
-  private static SearchHit hit(Document doc, float score, List<String> matched) {
+  /** A hit's description, from the {@code hit} doc value (no stored fields to decompress). */
+  private static SearchHit hit(IndexSearcher searcher, ScoreDoc doc, List<String> matched)
+      throws IOException {
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc.doc, leaves));
+    BinaryDocValues values = leaf.reader().getBinaryDocValues(DocsIndex.HIT);
+    if (values == null || !values.advanceExact(doc.doc - leaf.docBase)) {
+      throw new IOException("chunk " + doc.doc + " has no hit description");
+    }
+    String[] f = DocsIndex.hitFields(values.binaryValue().utf8ToString());
     return new SearchHit(
-        doc.get("chunk_id"),
-        doc.get(DocsIndex.KEY),
-        doc.get("source"),
-        doc.get("path"),
-        doc.get("version"),
-        doc.get("lang"),
-        doc.get("title"),
-        doc.get("section"),
-        doc.get("breadcrumb"),
-        doc.get("chunk_url"),
+        f[0],
+        f[1],
+        f[2],
+        f[3],
+        f[4],
+        f[5],
+        f[6],
+        f[7],
+        f[8],
+        f[9],
         "",
-        Math.round(score * 1000) / 1000.0,
+        Math.round(doc.score * 1000) / 1000.0,
         matched);
   }
 
-  private List<SearchHit> withSnippets(
-      IndexSearcher searcher, Query query, List<Integer> order, Map<Integer, SearchHit> found)
+  private static List<SearchHit> withSnippets(
+      IndexSearcher searcher, Snippets snippets, List<Integer> order, Map<Integer, SearchHit> found)
       throws IOException {
-    if (order.isEmpty()) {
-      return List.of();
-    }
-    UnifiedHighlighter highlighter =
-        UnifiedHighlighter.builder(searcher, index.analyzers().perField())
-            .withFormatter(new DefaultPassageFormatter("**", "**", " … ", false))
-            .withHighlightPhrasesStrictly(false)
-            .withMaxLength(HIGHLIGHT_CHARS)
-            .withMaxNoHighlightPassages(0)
-            .build();
-    Map<Integer, String> snippets = new HashMap<>();
-    Map<String, List<Integer>> byLanguage = new LinkedHashMap<>();
-    order.forEach(
-        id -> byLanguage.computeIfAbsent(found.get(id).language(), k -> new ArrayList<>()).add(id));
-    // prose first; only the hits whose prose has no match are highlighted in their code
-    List<Integer> inCode = new ArrayList<>();
-    for (Map.Entry<String, List<Integer>> group : byLanguage.entrySet()) {
-      highlight(highlighter, "body." + group.getKey(), query, group.getValue(), snippets, inCode);
-    }
-    highlight(highlighter, DocsAnalyzers.CODE, query, inCode, snippets, new ArrayList<>());
     List<SearchHit> hits = new ArrayList<>();
     for (int id : order) {
-      SearchHit h = found.get(id);
-      String snippet = snippets.get(id);
-      if (snippet == null) {
-        Document doc =
-            searcher
-                .storedFields()
-                .document(id, Set.of("body." + h.language(), DocsAnalyzers.CODE));
-        snippet = firstText(doc, List.of("body." + h.language(), DocsAnalyzers.CODE));
-      }
-      hits.add(h.withSnippet(clip(snippet)));
+      SearchHit hit = found.get(id);
+      String body = DocsAnalyzers.field("body", language(hit.language()));
+      Document stored = searcher.storedFields().document(id, Set.of(body, DocsAnalyzers.CODE));
+      hits.add(
+          hit.withSnippet(
+              snippets.of(
+                  valueOf(stored, body),
+                  valueOf(stored, DocsAnalyzers.CODE),
+                  language(hit.language()))));
     }
     return hits;
   }
 
-  private static void highlight(
-      UnifiedHighlighter highlighter,
-      String field,
-      Query query,
-      List<Integer> ids,
-      Map<Integer, String> snippets,
-      List<Integer> missed)
-      throws IOException {
-    if (ids.isEmpty()) {
-      return;
-    }
-    int[] docs = ids.stream().mapToInt(Integer::intValue).toArray();
-    String[] passages =
-        highlighter.highlightFields(new String[] {field}, query, docs, new int[] {1}).get(field);
-    for (int i = 0; i < docs.length; i++) {
-      if (passages[i] != null && passages[i].contains("**")) {
-        snippets.put(docs[i], passages[i]);
-      } else {
-        missed.add(docs[i]);
-      }
-    }
+  private static String valueOf(Document doc, String field) {
+    String value = doc.get(field);
+    return value == null ? "" : value;
   }
 
-  private static String firstText(Document doc, List<String> fields) {
-    for (String field : fields) {
-      String value = doc.get(field);
-      if (value != null && !value.isBlank()) {
-        return value;
+  private static Language language(String code) {
+    for (Language language : Language.values()) {
+      if (language.code().equals(code)) {
+        return language;
       }
     }
-    return "";
-  }
-
-  private static String clip(String text) {
-    String head = text.length() > 2 * SNIPPET_CHARS ? text.substring(0, 2 * SNIPPET_CHARS) : text;
-    String flat = WHITE_SPACE.matcher(head).replaceAll(" ").trim();
-    return flat.length() <= SNIPPET_CHARS ? flat : flat.substring(0, SNIPPET_CHARS - 1) + "…";
+    return Language.EN;
   }
 
   private static List<String> texts(List<QueryReducer.Term> terms) {
