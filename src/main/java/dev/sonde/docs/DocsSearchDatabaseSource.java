@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -25,6 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A DuckDB docs-search database ({@code docs_chunks(chunk_id, page_title, section, breadcrumb, url,
@@ -33,6 +36,8 @@ import java.util.stream.Collectors;
  * offline, the cached copy keeps serving and the status says how old it is.
  */
 final class DocsSearchDatabaseSource implements DocsSource {
+  private static final Logger LOG = LoggerFactory.getLogger(DocsSearchDatabaseSource.class);
+
   private final String name;
   private final DocsSourceConfig config;
   private final Path file;
@@ -66,7 +71,8 @@ final class DocsSearchDatabaseSource implements DocsSource {
   @Override
   public String description() {
     return config.description().isBlank()
-        ? "DuckDB docs-search database" + (config.url().isBlank() ? "" : " from " + config.url())
+        ? "DuckDB docs-search database"
+            + (config.url().isBlank() ? "" : " from " + shown(config.url()))
         : config.description();
   }
 
@@ -105,7 +111,11 @@ final class DocsSearchDatabaseSource implements DocsSource {
                   : " and downloading it failed (" + refreshProblem + ")")
               + (config.url().isBlank()
                   ? "; set docs.sources." + name + ".path to a docs-search .duckdb file"
-                  : "; download " + config.url() + " to " + file + " or let Sonde reach it");
+                  : "; download "
+                      + shown(config.url())
+                      + " to docs/"
+                      + file.getFileName()
+                      + " in the data directory, or let Sonde reach it");
       return List.of();
     }
     List<PageFile> pages;
@@ -113,13 +123,13 @@ final class DocsSearchDatabaseSource implements DocsSource {
       pages = read();
     } catch (SQLException e) {
       readFailed = true;
+      LOG.warn("docs source {}: {} cannot be read: {}", name, file, e.getMessage());
       status =
           "the docs-search index of source "
               + name
-              + " cannot be read: "
-              + e.getMessage().lines().findFirst().orElse("")
-              + " (it needs a table docs_chunks(chunk_id, page_title, section, breadcrumb, url,"
-              + " version, text))";
+              + " cannot be read (it must be a DuckDB file with a table docs_chunks(chunk_id,"
+              + " page_title, section, breadcrumb, url, version, text), not open for writing"
+              + " elsewhere); the server log has the details";
       return List.of();
     }
     status =
@@ -130,7 +140,7 @@ final class DocsSearchDatabaseSource implements DocsSource {
                 + " downloaded "
                 + age()
                 + " ago; refreshing it from "
-                + config.url()
+                + shown(config.url())
                 + " failed ("
                 + refreshProblem
                 + ")";
@@ -172,6 +182,9 @@ final class DocsSearchDatabaseSource implements DocsSource {
       } finally {
         Files.deleteIfExists(partial);
       }
+    } catch (FileSystemException e) {
+      LOG.warn("docs source {}: cannot write the download: {}", name, e.getMessage());
+      return "the data directory cannot be written";
     } catch (IOException e) {
       return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     } catch (InterruptedException e) {
@@ -287,6 +300,11 @@ final class DocsSearchDatabaseSource implements DocsSource {
     return path.startsWith(row.version() + "/") || path.contains("/" + row.version() + "/")
         ? path
         : row.version() + "/" + path;
+  }
+
+  /** The URL as clients may see it: without a user name or password in it. */
+  static String shown(String url) {
+    return url.replaceFirst("^([a-z]+://)[^/@]*@", "$1");
   }
 
   private static String value(String s) {

@@ -78,7 +78,13 @@ final class MarkdownFolderSource implements DocsSource {
   @Override
   public List<PageFile> pages() throws IOException {
     if (!Files.isDirectory(root)) {
-      status = "the folder " + root + " of source " + name + " does not exist";
+      // the path stays in the configuration: statuses reach clients, which need not see it
+      status =
+          "the folder of source "
+              + name
+              + " (docs.sources."
+              + name
+              + ".path) does not exist; its pages are not searched";
       return List.of();
     }
     status = null;

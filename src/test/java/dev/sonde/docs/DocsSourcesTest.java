@@ -85,6 +85,25 @@ class DocsSourcesTest {
     }
   }
 
+  @Test
+  void aMissingFolderIsReportedWithoutItsPath() throws Exception {
+    Path data = Files.createTempDirectory("sonde-docs-");
+    Map<String, String> flags = Map.of("docs.sources.gone.path", "/nonexistent/handbook");
+    try (DocsLibrary library = new DocsLibrary(config(data, flags), () -> NOTHING)) {
+      library.sync((d, t, m) -> {});
+      List<String> notices = library.search("anything", null, null, 5).notices();
+      assertTrue(
+          notices.contains(
+              "the folder of source gone (docs.sources.gone.path) does not exist; its pages are"
+                  + " not searched"),
+          notices.toString());
+      assertTrue(notices.stream().noneMatch(n -> n.contains("/nonexistent")), notices.toString());
+    }
+    assertEquals(
+        "https://duckdb.org/data/x.duckdb",
+        DocsSearchDatabaseSource.shown("https://user:secret@duckdb.org/data/x.duckdb"));
+  }
+
   private static DocsLibrary.SyncReport withoutTime(DocsLibrary.SyncReport r) {
     return new DocsLibrary.SyncReport(r.indexed(), r.removed(), r.unchanged(), 0);
   }
