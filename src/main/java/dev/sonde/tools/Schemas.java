@@ -23,6 +23,21 @@ public final class Schemas {
     return new JsonObject().put("type", "object").put("properties", new JsonObject());
   }
 
+  /**
+   * A result schema with required properties of plain types, given as name, type pairs: {@code
+   * result("tables", "array", "count", "integer")}.
+   */
+  public static JsonObject result(String... namesAndTypes) {
+    if (namesAndTypes.length % 2 != 0) {
+      throw new IllegalArgumentException("names and types come in pairs");
+    }
+    JsonObject schema = result();
+    for (int i = 0; i < namesAndTypes.length; i += 2) {
+      prop(schema, namesAndTypes[i], new JsonObject().put("type", namesAndTypes[i + 1]), true);
+    }
+    return schema;
+  }
+
   public static JsonObject prop(
       JsonObject schema, String name, JsonObject property, boolean required) {
     schema.getJsonObject("properties").put(name, property);

@@ -28,9 +28,7 @@ final class ExtractCodeBlocksTool extends DocsTool {
                     "language",
                     Schemas.string("Only blocks fenced with this language (any case)"),
                     false))
-            .output(
-                Schemas.prop(
-                    Schemas.result(), "blocks", new JsonObject().put("type", "array"), true)));
+            .output(Schemas.result("blocks", "array")));
   }
 
   @Override

@@ -35,9 +35,7 @@ final class GetDocumentSectionsTool extends DocsTool {
                     "section_filter",
                     Schemas.string("Keep only sections whose heading or text contains this"),
                     false))
-            .output(
-                Schemas.prop(
-                    Schemas.result(), "sections", new JsonObject().put("type", "array"), true)));
+            .output(Schemas.result("sections", "array")));
     this.maxChars = maxChars;
   }
 

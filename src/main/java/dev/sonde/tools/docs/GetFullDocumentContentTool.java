@@ -35,9 +35,7 @@ final class GetFullDocumentContentTool extends DocsTool {
                     "section",
                     Schemas.string("A heading keyword; only the matching sections are returned"),
                     false))
-            .output(
-                Schemas.prop(
-                    Schemas.result(), "key", new JsonObject().put("type", "string"), true)));
+            .output(Schemas.result("key", "string")));
     this.maxChars = maxChars;
   }
 

@@ -39,13 +39,7 @@ final class ListAvailableDocumentsTool extends DocsTool {
                     "limit",
                     Schemas.integer("Documents per page (default 100)", 1, 500),
                     false))
-            .output(
-                Schemas.prop(
-                    Schemas.prop(
-                        Schemas.result(), "documents", new JsonObject().put("type", "array"), true),
-                    "total",
-                    new JsonObject().put("type", "integer"),
-                    true)));
+            .output(Schemas.result("documents", "array", "total", "integer")));
   }
 
   @Override

@@ -46,13 +46,7 @@ final class SearchDocumentsTool extends DocsTool {
                     "limit",
                     Schemas.integer("How many sections to return (default 8)", 1, 50),
                     false))
-            .output(
-                Schemas.prop(
-                    Schemas.prop(
-                        Schemas.result(), "results", new JsonObject().put("type", "array"), true),
-                    "count",
-                    new JsonObject().put("type", "integer"),
-                    true)));
+            .output(Schemas.result("results", "array", "count", "integer")));
   }
 
   @Override

@@ -59,12 +59,7 @@ final class ExecuteQueryTool implements Tool {
                   false))
           .output(
               Schemas.prop(
-                  Schemas.prop(
-                      Schemas.prop(
-                          Schemas.result(), "columns", new JsonObject().put("type", "array"), true),
-                      "row_count",
-                      new JsonObject().put("type", "integer"),
-                      true),
+                  Schemas.result("columns", "array", "row_count", "integer"),
                   "truncated",
                   new JsonObject().put("type", "boolean"),
                   true))

@@ -9,7 +9,6 @@ import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 
 /**
  * One INSERT, UPDATE, DELETE or MERGE on a connection that allows writes; listed only when one
@@ -34,9 +33,7 @@ final class ExecuteWriteTool implements Tool {
                   "connection",
                   Schemas.string("Named connection that allows writes; omit for the default"),
                   false))
-          .output(
-              Schemas.prop(
-                  Schemas.result(), "affected_rows", new JsonObject().put("type", "integer"), true))
+          .output(Schemas.result("affected_rows", "integer"))
           .annotations(new ToolAnnotations(false, true, false, false))
           .build();
 

@@ -25,9 +25,7 @@ final class AllTableNamesTool implements Tool {
               "The fully qualified names of every table and view, sorted; lighter than"
                   + " list_tables when only the names matter.")
           .input(ConnectionArg.addTo(Schemas.object()))
-          .output(
-              Schemas.prop(
-                  Schemas.result(), "table_names", new JsonObject().put("type", "array"), true))
+          .output(Schemas.result("table_names", "array"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 

@@ -9,7 +9,6 @@ import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 import java.util.Locale;
 
 /** Table names containing a substring, case-insensitively, on the qualified name. */
@@ -28,9 +27,7 @@ final class FilterTableNamesTool implements Tool {
                       "substring",
                       Schemas.string("Text to look for in the qualified names").put("minLength", 1),
                       true)))
-          .output(
-              Schemas.prop(
-                  Schemas.result(), "table_names", new JsonObject().put("type", "array"), true))
+          .output(Schemas.result("table_names", "array"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 

@@ -9,7 +9,6 @@ import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 
 /** The indexes of a table. */
 final class ListIndexesTool implements Tool {
@@ -21,9 +20,7 @@ final class ListIndexesTool implements Tool {
               "The indexes of a table: name, unique, primary, and columns with position and"
                   + " ASC/DESC.")
           .input(ConnectionArg.addTo(SchemaArgs.withTable(Schemas.object())))
-          .output(
-              Schemas.prop(
-                  Schemas.result(), "indexes", new JsonObject().put("type", "array"), true))
+          .output(Schemas.result("indexes", "array"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 

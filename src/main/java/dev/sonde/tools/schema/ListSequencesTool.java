@@ -21,9 +21,7 @@ final class ListSequencesTool implements Tool {
               "Sequences with their current value, increment, minimum, maximum, whether they"
                   + " cycle, and the column that owns them (PostgreSQL serial and identity columns).")
           .input(ConnectionArg.addTo(Schemas.object()))
-          .output(
-              Schemas.prop(
-                  Schemas.result(), "sequences", new JsonObject().put("type", "array"), true))
+          .output(Schemas.result("sequences", "array"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 

@@ -9,7 +9,6 @@ import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 
 /** Table inheritance and partitions (PostgreSQL). */
 final class ListTableHierarchyTool implements Tool {
@@ -29,13 +28,7 @@ final class ListTableHierarchyTool implements Tool {
                       Schemas.string(
                           "Table: table, schema.table or database.schema.table; omit for all links"),
                       false)))
-          .output(
-              Schemas.prop(
-                  Schemas.prop(
-                      Schemas.result(), "parents", new JsonObject().put("type", "array"), true),
-                  "children",
-                  new JsonObject().put("type", "array"),
-                  true))
+          .output(Schemas.result("parents", "array", "children", "array"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 

@@ -25,13 +25,7 @@ final class ListTablesTool implements Tool {
                   + " (database.schema.table), with its kind (TABLE, VIEW), and the count. Start here on"
                   + " an unknown database.")
           .input(ConnectionArg.addTo(Schemas.object()))
-          .output(
-              Schemas.prop(
-                  Schemas.prop(
-                      Schemas.result(), "tables", new JsonObject().put("type", "array"), true),
-                  "count",
-                  new JsonObject().put("type", "integer"),
-                  true))
+          .output(Schemas.result("tables", "array", "count", "integer"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 

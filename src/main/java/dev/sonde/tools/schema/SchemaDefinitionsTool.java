@@ -9,7 +9,6 @@ import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonObject;
 
 /** Only the columns of a table, for writing SQL against it. */
 final class SchemaDefinitionsTool implements Tool {
@@ -21,9 +20,7 @@ final class SchemaDefinitionsTool implements Tool {
               "The columns of a table in definition order: name, type, nullable, default,"
                   + " primary_key. The column part of describe_table.")
           .input(ConnectionArg.addTo(SchemaArgs.withTable(Schemas.object())))
-          .output(
-              Schemas.prop(
-                  Schemas.result(), "columns", new JsonObject().put("type", "array"), true))
+          .output(Schemas.result("columns", "array"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 

@@ -43,8 +43,7 @@ final class TableRowCountsTool implements Tool {
                               "description",
                               "Tables to count; omit for the first " + MAX_TABLES + " by name"),
                       false)))
-          .output(
-              Schemas.prop(Schemas.result(), "counts", new JsonObject().put("type", "array"), true))
+          .output(Schemas.result("counts", "array"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 

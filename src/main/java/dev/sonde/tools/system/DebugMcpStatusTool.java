@@ -23,13 +23,7 @@ final class DebugMcpStatusTool implements Tool {
           .description(
               "Diagnostics: tool count and names per family, transports and open sessions, running"
                   + " jobs, uptime and heap. For troubleshooting, not for data questions.")
-          .output(
-              Schemas.prop(
-                  Schemas.prop(
-                      Schemas.result(), "toolCount", new JsonObject().put("type", "integer"), true),
-                  "families",
-                  new JsonObject().put("type", "object"),
-                  true))
+          .output(Schemas.result("toolCount", "integer", "families", "object"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
