@@ -18,6 +18,7 @@ public record DocPage(
     String title,
     String url,
     List<String> keywords,
+    List<String> redirects,
     String content,
     String checksum,
     List<DocChunk> chunks) {
@@ -85,6 +86,7 @@ public record DocPage(
         page.title(),
         url,
         List.copyOf(keywords),
+        page.redirects(),
         markdown,
         checksum,
         List.copyOf(chunks));

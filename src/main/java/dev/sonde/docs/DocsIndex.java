@@ -39,7 +39,7 @@ import org.apache.lucene.util.BytesRef;
  */
 final class DocsIndex implements Closeable {
   /** Bumped whenever fields or analyzers change; an index of another version is rebuilt. */
-  static final String SCHEMA = "sonde-docs-9";
+  static final String SCHEMA = "sonde-docs-10";
 
   private static final String SCHEMA_KEY = "schema";
   static final String TYPE = "type";
@@ -111,6 +111,7 @@ final class DocsIndex implements Closeable {
                     "title",
                     "url",
                     "keywords",
+                    "redirects",
                     "checksum",
                     "chars")));
       }
@@ -188,6 +189,7 @@ final class DocsIndex implements Closeable {
     doc.add(
         new TextField(DocsAnalyzers.field("title", page.language()), page.title(), Field.Store.NO));
     doc.add(new StoredField("keywords", String.join("\n", page.keywords())));
+    doc.add(new StoredField("redirects", String.join("\n", page.redirects())));
     doc.add(new StoredField("checksum", page.checksum()));
     doc.add(new StoredField("chars", page.content().length()));
     // doc values, not a stored field: reading a hit's stored fields must not decompress pages

@@ -46,6 +46,7 @@ public final class DocsLibrary implements Closeable {
       String title,
       String url,
       List<String> keywords,
+      List<String> redirects,
       int chars) {
     public String uri() {
       return "sonde://docs/" + key;
@@ -383,7 +384,8 @@ public final class DocsLibrary implements Closeable {
 
   /**
    * The page an identifier names: its key ({@code source/path}), its {@code sonde://docs/} URI, its
-   * URL, a path unique across sources (with or without {@code .md}) or a unique title.
+   * URL, a path unique across sources (with or without {@code .md}), a unique title, or an old
+   * address its front matter lists under {@code redirect_from}.
    */
   public PageInfo resolve(String identifier) {
     String id = identifier.trim().replaceFirst("^sonde://docs/", "").replaceFirst("#.*$", "");
@@ -400,7 +402,9 @@ public final class DocsLibrary implements Closeable {
                             && p.url().replaceAll("/$", "").equals(id.replaceAll("/$", "")))
                         || p.key().endsWith("/" + id)
                         || p.key().endsWith("/" + id + ".md")
-                        || p.title().equalsIgnoreCase(id))
+                        || p.title().equalsIgnoreCase(id)
+                        || p.redirects().contains(id)
+                        || p.redirects().contains("/" + id))
             .toList();
     if (matches.size() == 1) {
       return matches.get(0);
@@ -473,13 +477,18 @@ public final class DocsLibrary implements Closeable {
               doc.get("lang"),
               doc.get("title"),
               doc.get("url"),
-              keywords == null || keywords.isEmpty() ? List.of() : List.of(keywords.split("\n")),
+              lines(keywords),
+              lines(doc.get("redirects")),
               doc.getField("chars").numericValue().intValue()));
     }
     pages.sort(Comparator.comparing(PageInfo::source).thenComparing(PageInfo::path));
     Map<String, PageInfo> byKey = new LinkedHashMap<>();
     pages.forEach(p -> byKey.put(p.key(), p));
     return byKey;
+  }
+
+  private static List<String> lines(String joined) {
+    return joined == null || joined.isEmpty() ? List.of() : List.of(joined.split("\n"));
   }
 
   @Override

@@ -280,6 +280,7 @@ final class DocsSearchDatabaseSource implements DocsSource {
             first.pageTitle(),
             url,
             List.of(),
+            List.of(),
             content,
             checksum,
             List.copyOf(chunks));

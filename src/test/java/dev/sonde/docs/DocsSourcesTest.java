@@ -66,12 +66,15 @@ class DocsSourcesTest {
       int manual = library.catalogue("sonde", null).size();
       assertEquals(manual + 2, first.indexed(), "alpha, beta and the manual: " + first);
       assertTrue(found(library, "axolotl", "handbook").isEmpty(), "excluded by the glob");
-      Files.writeString(folder.resolve("alpha.md"), "# Alpha\n\nNow about narwhals.\n");
+      Files.writeString(
+          folder.resolve("alpha.md"),
+          "---\ntitle: Alpha\nredirect_from:\n- /old/alpha\n---\n\nNow about narwhals.\n");
       Files.delete(folder.resolve("beta.md"));
       Files.writeString(folder.resolve("delta.md"), "# Delta\n\nPangolins.\n");
       DocsLibrary.SyncReport second = library.sync((d, t, m) -> {});
       assertEquals(new DocsLibrary.SyncReport(2, 1, manual, second.millis()), second);
       assertEquals(List.of("alpha.md"), found(library, "narwhals", "handbook"));
+      assertEquals("handbook/alpha.md", library.resolve("/old/alpha").key(), "by redirect_from");
       assertTrue(found(library, "zebrafish", "handbook").isEmpty());
       assertTrue(found(library, "quokkas", "handbook").isEmpty());
       assertEquals(List.of("delta.md"), found(library, "pangolins", "handbook"));
