@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -23,6 +24,8 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.SearcherManager;
@@ -102,7 +105,7 @@ final class DocsIndex implements Closeable {
         out.add(
             stored.document(
                 hit.doc,
-                java.util.Set.of(
+                Set.of(
                     KEY,
                     "source",
                     "path",
@@ -146,14 +149,10 @@ final class DocsIndex implements Closeable {
   String content(String key) throws IOException {
     IndexSearcher searcher = searchers.acquire();
     try {
-      org.apache.lucene.search.BooleanQuery query =
-          new org.apache.lucene.search.BooleanQuery.Builder()
-              .add(
-                  new TermQuery(new Term(KEY, key)),
-                  org.apache.lucene.search.BooleanClause.Occur.FILTER)
-              .add(
-                  new TermQuery(new Term(TYPE, "page")),
-                  org.apache.lucene.search.BooleanClause.Occur.FILTER)
+      BooleanQuery query =
+          new BooleanQuery.Builder()
+              .add(new TermQuery(new Term(KEY, key)), BooleanClause.Occur.FILTER)
+              .add(new TermQuery(new Term(TYPE, "page")), BooleanClause.Occur.FILTER)
               .build();
       TopDocs top = searcher.search(query, 1);
       if (top.scoreDocs.length == 0) {

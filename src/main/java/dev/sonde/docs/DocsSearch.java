@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.lucene.document.Document;
@@ -301,7 +302,7 @@ final class DocsSearch {
 
   private static int documentFrequency(IndexReader reader, String text) throws IOException {
     int most = 0;
-    for (String word : text.toLowerCase(java.util.Locale.ROOT).split("\\s+")) {
+    for (String word : text.toLowerCase(Locale.ROOT).split("\\s+")) {
       most = Math.max(most, reader.docFreq(new Term("code", word)));
       for (Language language : Language.values()) {
         most =

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -296,7 +297,7 @@ final class DocsSearchDatabaseSource implements DocsSource {
   private static String pagePath(Row row, String url) {
     String path = url.replaceFirst("^[a-z]+://[^/]+/?", "").replaceAll("/+$", "");
     if (path.isBlank()) {
-      path = row.pageTitle().toLowerCase(java.util.Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", "-");
+      path = row.pageTitle().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", "-");
     }
     return path.startsWith(row.version() + "/") || path.contains("/" + row.version() + "/")
         ? path
