@@ -17,7 +17,10 @@ import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexFormatTooNewException;
+import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
@@ -34,6 +37,8 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Lucene index on disk: one document per page (its Markdown, checksum and catalogue fields) and
@@ -41,6 +46,8 @@ import org.apache.lucene.util.BytesRef;
  * so an update never leaves a page half old and half new.
  */
 final class DocsIndex implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(DocsIndex.class);
+
   /** Bumped whenever fields or analyzers change; an index of another version is rebuilt. */
   static final String SCHEMA = "sonde-docs-10";
 
@@ -72,6 +79,15 @@ final class DocsIndex implements Closeable {
     if (DirectoryReader.indexExists(directory)) {
       try (DirectoryReader reader = DirectoryReader.open(directory)) {
         current = SCHEMA.equals(reader.getIndexCommit().getUserData().get(SCHEMA_KEY));
+      } catch (CorruptIndexException | IndexFormatTooOldException | IndexFormatTooNewException e) {
+        // the index only mirrors the sources: one that cannot be read is built again
+        LOG.warn(
+            "the documentation index in {} cannot be read and is rebuilt: {}", dir, e.getMessage());
+        for (String file : directory.listAll()) {
+          if (!file.equals(IndexWriter.WRITE_LOCK_NAME)) {
+            directory.deleteFile(file);
+          }
+        }
       }
     }
     IndexWriterConfig config =

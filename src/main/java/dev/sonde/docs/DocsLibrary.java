@@ -253,7 +253,7 @@ public final class DocsLibrary implements Closeable {
     }
     notices.addAll(result.notices());
     List<PageInfo> suggestions = List.of();
-    if (result.hits().isEmpty()) {
+    if (result.hits().isEmpty() && !result.terms().isEmpty()) {
       suggestions = closest(keyword, 5);
       notices.add(
           "nothing matched "

@@ -89,6 +89,26 @@ class DocsSourcesTest {
   }
 
   @Test
+  void anUnreadableIndexIsBuiltAgain() throws Exception {
+    Path data = Files.createTempDirectory("sonde-docs-");
+    Map<String, String> flags = Map.of();
+    try (DocsLibrary library = new DocsLibrary(config(data, flags), () -> NOTHING)) {
+      library.sync((d, t, m) -> {});
+    }
+    try (Stream<Path> files = Files.list(data.resolve("docs-index"))) {
+      for (Path file :
+          files.filter(f -> f.getFileName().toString().startsWith("segments_")).toList()) {
+        Files.write(file, new byte[] {1, 2, 3});
+      }
+    }
+    try (DocsLibrary library = new DocsLibrary(config(data, flags), () -> NOTHING)) {
+      DocsLibrary.SyncReport report = library.sync((d, t, m) -> {});
+      assertEquals(library.catalogue().size(), report.indexed(), report.toString());
+      assertTrue(library.search("recurring queries", null, "sonde", 3).hits().size() > 0);
+    }
+  }
+
+  @Test
   void aMissingFolderIsReportedWithoutItsPath() throws Exception {
     Path data = Files.createTempDirectory("sonde-docs-");
     Map<String, String> flags = Map.of("docs.sources.gone.path", "/nonexistent/handbook");
