@@ -143,10 +143,8 @@ final class QueryReducer {
               "between",
               "one",
               "difference",
-              "explain",
               "work",
-              "works",
-              "duckdb"));
+              "works"));
   private static final Set<String> CJK_STOP_WORDS =
       Set.copyOf(
           List.of(
@@ -187,7 +185,12 @@ final class QueryReducer {
       }
       String clean = word.replaceAll("\\(\\)$", "").replaceAll("\\.+$", "");
       String lower = clean.toLowerCase(Locale.ROOT);
-      boolean identifier = clean.contains("_") || word.endsWith("()") || clean.contains(".");
+      // an identifier, or a word in capitals (EXPLAIN, IN), is meant as written
+      boolean identifier =
+          clean.contains("_")
+              || word.endsWith("()")
+              || clean.contains(".")
+              || (clean.length() > 1 && clean.equals(clean.toUpperCase(Locale.ROOT)));
       if (!clean.isEmpty()
           && (identifier
               || !(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET.contains(lower)

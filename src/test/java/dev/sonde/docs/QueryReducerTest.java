@@ -31,6 +31,12 @@ class QueryReducerTest {
   }
 
   @Test
+  void wordsInCapitalsAreMeantAsWritten() {
+    assertEquals(List.of("EXPLAIN"), texts("How does EXPLAIN work?"));
+    assertEquals(List.of("duckdb", "python", "client"), texts("the duckdb python client"));
+  }
+
+  @Test
   void knownSqlPhrasesAreKeptInAnyCase() {
     List<QueryReducer.Term> terms = reduce("how to alter table and add column");
     assertEquals(
