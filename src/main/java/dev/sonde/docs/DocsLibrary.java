@@ -86,7 +86,6 @@ public final class DocsLibrary implements Closeable {
   private final Path indexDir;
   private final List<DocsSource> sources = new ArrayList<>();
   private final CountDownLatch firstSync = new CountDownLatch(1);
-  private final DocsAnalyzers analyzers = new DocsAnalyzers();
   private DocsIndex index;
   private volatile Map<String, PageInfo> catalogue = Map.of();
   private volatile Map<String, Set<String>> versionsBySource = Map.of();
@@ -136,7 +135,8 @@ public final class DocsLibrary implements Closeable {
       if (index == null) {
         Files.createDirectories(indexDir);
         try {
-          index = new DocsIndex(indexDir, analyzers);
+          // the analyzers load their dictionaries here, on the first sync, not on Sonde's start
+          index = new DocsIndex(indexDir, new DocsAnalyzers());
         } catch (LockObtainFailedException e) {
           progress =
               "another Sonde process holds the index in this data directory; give each Sonde its"
