@@ -49,7 +49,7 @@ final class DocsIndex implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(DocsIndex.class);
 
   /** Bumped whenever fields or analyzers change; an index of another version is rebuilt. */
-  static final String SCHEMA = "sonde-docs-10";
+  static final String SCHEMA = "sonde-docs-12";
 
   private static final String SCHEMA_KEY = "schema";
   static final String TYPE = "type";
@@ -62,6 +62,11 @@ final class DocsIndex implements Closeable {
   static final String HIT = "hit";
 
   private static final String SEPARATOR = "\u001f";
+
+  /** The first {@link Snippets#SCAN_CHARS} characters of a chunk's prose and of its code. */
+  static final String PROSE_HEAD = "prose_head";
+
+  static final String CODE_HEAD = "code_head";
 
   static String[] hitFields(String value) {
     return value.split(SEPARATOR, -1);
@@ -232,43 +237,55 @@ final class DocsIndex implements Closeable {
                     chunk.section(),
                     chunk.breadcrumb(),
                     chunk.url()))));
-    doc.add(text("title", language, page.title(), false));
-    doc.add(text("section", language, chunk.section(), false));
+    doc.add(text("title", language, page.title()));
+    doc.add(text("section", language, chunk.section()));
     doc.add(
         text(
             "breadcrumb",
             language,
-            chunk.breadcrumb() + "\n" + String.join("\n", page.keywords()),
-            false));
-    doc.add(text("body", language, chunk.prose(), true));
+            chunk.breadcrumb() + "\n" + String.join("\n", page.keywords())));
+    doc.add(text("body", language, chunk.prose()));
+    doc.add(head(PROSE_HEAD, chunk.prose()));
+    doc.add(head(CODE_HEAD, chunk.code()));
     if (language != Language.EN) {
       doc.add(bigrams("title", page.title()));
       doc.add(bigrams("section", chunk.section()));
       doc.add(bigrams("body", chunk.prose()));
     }
-    doc.add(new TextField(DocsAnalyzers.CODE, chunk.code(), Field.Store.YES));
+    doc.add(new TextField(DocsAnalyzers.CODE, chunk.code(), Field.Store.NO));
     return doc;
   }
 
-  private static Field text(String name, Language language, String value, boolean stored) {
-    return new TextField(
-        DocsAnalyzers.field(name, language), value, stored ? Field.Store.YES : Field.Store.NO);
+  private static Field text(String name, Language language, String value) {
+    return new TextField(DocsAnalyzers.field(name, language), value, Field.Store.NO);
+  }
+
+  /** The start of a chunk's text, all a snippet reads, as a doc value (no block to decompress). */
+  private static Field head(String name, String text) {
+    String head =
+        text.length() > Snippets.SCAN_CHARS ? text.substring(0, Snippets.SCAN_CHARS) : text;
+    return new BinaryDocValuesField(name, new BytesRef(head));
   }
 
   private static Field bigrams(String name, String value) {
     return new TextField(name + "." + DocsAnalyzers.BIGRAMS, value, Field.Store.NO);
   }
 
+  /** The fields pages and chunks share; only a page stores them (a chunk's are in {@link #HIT}). */
   private static Document common(DocPage page, String type) {
+    boolean isPage = type.equals("page");
+    Field.Store store = isPage ? Field.Store.YES : Field.Store.NO;
     Document doc = new Document();
     doc.add(new StringField(TYPE, type, Field.Store.NO));
-    doc.add(new StringField(KEY, page.key(), Field.Store.YES));
+    doc.add(new StringField(KEY, page.key(), store));
     doc.add(new SortedDocValuesField(KEY, new BytesRef(page.key())));
-    doc.add(new StringField("source", page.source(), Field.Store.YES));
-    doc.add(new StringField("version", page.version(), Field.Store.YES));
-    doc.add(new StringField("lang", page.language().code(), Field.Store.YES));
-    doc.add(new StoredField("path", page.path()));
-    doc.add(new StoredField("url", page.url()));
+    doc.add(new StringField("source", page.source(), store));
+    doc.add(new StringField("version", page.version(), store));
+    doc.add(new StringField("lang", page.language().code(), store));
+    if (isPage) {
+      doc.add(new StoredField("path", page.path()));
+      doc.add(new StoredField("url", page.url()));
+    }
     return doc;
   }
 

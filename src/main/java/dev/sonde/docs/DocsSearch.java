@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.apache.lucene.document.Document;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -342,23 +341,25 @@ final class DocsSearch {
       IndexSearcher searcher, Snippets snippets, List<Integer> order, Map<Integer, SearchHit> found)
       throws IOException {
     List<SearchHit> hits = new ArrayList<>();
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
     for (int id : order) {
       SearchHit hit = found.get(id);
-      String body = DocsAnalyzers.field("body", language(hit.language()));
-      Document stored = searcher.storedFields().document(id, Set.of(body, DocsAnalyzers.CODE));
+      LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(id, leaves));
       hits.add(
           hit.withSnippet(
               snippets.of(
-                  valueOf(stored, body),
-                  valueOf(stored, DocsAnalyzers.CODE),
+                  head(leaf, DocsIndex.PROSE_HEAD, id),
+                  head(leaf, DocsIndex.CODE_HEAD, id),
                   language(hit.language()))));
     }
     return hits;
   }
 
-  private static String valueOf(Document doc, String field) {
-    String value = doc.get(field);
-    return value == null ? "" : value;
+  private static String head(LeafReaderContext leaf, String field, int doc) throws IOException {
+    BinaryDocValues values = leaf.reader().getBinaryDocValues(field);
+    return values != null && values.advanceExact(doc - leaf.docBase)
+        ? values.binaryValue().utf8ToString()
+        : "";
   }
 
   private static Language language(String code) {

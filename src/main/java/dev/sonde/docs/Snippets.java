@@ -22,7 +22,7 @@ import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
  */
 final class Snippets {
   static final int WINDOW = 320;
-  private static final int SCAN_CHARS = 2000;
+  static final int SCAN_CHARS = 2000;
   private static final int LEAD = 60;
   private static final Pattern WHITE_SPACE = Pattern.compile("\\s+");
 
