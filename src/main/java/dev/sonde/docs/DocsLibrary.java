@@ -206,22 +206,21 @@ public final class DocsLibrary implements Closeable {
   }
 
   public List<SourceInfo> sources() {
-    Map<String, Set<String>> versions = new HashMap<>();
+    Map<String, Set<String>> versions = versionsBySource;
     Map<String, Integer> counts = new HashMap<>();
-    for (PageInfo page : catalogue.values()) {
-      versions.computeIfAbsent(page.source(), k -> new TreeSet<>()).add(page.version());
-      counts.merge(page.source(), 1, Integer::sum);
-    }
+    catalogue.values().forEach(p -> counts.merge(p.source(), 1, Integer::sum));
     return sources.stream()
         .map(
-            s ->
-                new SourceInfo(
-                    s.name(),
-                    s.description(),
-                    versions.getOrDefault(s.name(), Set.of()),
-                    defaults(s, versions.getOrDefault(s.name(), Set.of())),
-                    counts.getOrDefault(s.name(), 0),
-                    s.status()))
+            s -> {
+              Set<String> labels = versions.getOrDefault(s.name(), Set.of());
+              return new SourceInfo(
+                  s.name(),
+                  s.description(),
+                  labels,
+                  defaults(s, labels),
+                  counts.getOrDefault(s.name(), 0),
+                  s.status());
+            })
         .toList();
   }
 

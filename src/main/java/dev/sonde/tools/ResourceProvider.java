@@ -1,11 +1,21 @@
 package dev.sonde.tools;
 
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 
 /** A source of MCP resources (and resource templates) served by the protocol engine. */
 public interface ResourceProvider {
+  /** The {@code ReadResourceResult} of one text resource. */
+  static JsonObject textContents(String uri, String mimeType, String text) {
+    return new JsonObject()
+        .put(
+            "contents",
+            new JsonArray()
+                .add(new JsonObject().put("uri", uri).put("mimeType", mimeType).put("text", text)));
+  }
+
   /** Direct resources: {@code {uri, name, title?, description, mimeType?}}. */
   List<JsonObject> resources();
 

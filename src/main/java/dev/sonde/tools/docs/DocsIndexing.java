@@ -4,6 +4,7 @@ import dev.sonde.docs.DocsLibrary;
 import dev.sonde.jobs.Job;
 import dev.sonde.jobs.JobRegistry;
 import dev.sonde.tools.CallHeaders;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.util.UUID;
@@ -39,18 +40,21 @@ public final class DocsIndexing {
   }
 
   private void syncInBackground() {
-    if (!running.compareAndSet(false, true)) {
-      return;
-    }
-    vertx
-        .executeBlocking(this::sync, false)
-        .onComplete(
-            ar -> {
-              running.set(false);
-              if (ar.failed()) {
-                LOG.error("documentation index sync failed", ar.cause());
+    syncNow()
+        .onFailure(
+            e -> {
+              if (!(e instanceof IllegalStateException)) {
+                LOG.error("documentation index sync failed", e);
               }
             });
+  }
+
+  /** One sync off the event loop; fails with IllegalStateException while another is running. */
+  Future<DocsLibrary.SyncReport> syncNow() {
+    if (!running.compareAndSet(false, true)) {
+      return Future.failedFuture(new IllegalStateException("a sync is already running"));
+    }
+    return vertx.executeBlocking(this::sync, false).onComplete(ar -> running.set(false));
   }
 
   private DocsLibrary.SyncReport sync() throws Exception {

@@ -6,7 +6,6 @@ import dev.sonde.tools.ResourceProvider;
 import dev.sonde.tools.ToolException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 
@@ -68,15 +67,8 @@ public final class DocsResources implements ResourceProvider {
           DocsLibrary.PageInfo page;
           try {
             page = library.resolve(uri);
-            return new JsonObject()
-                .put(
-                    "contents",
-                    new JsonArray()
-                        .add(
-                            new JsonObject()
-                                .put("uri", page.uri())
-                                .put("mimeType", "text/markdown")
-                                .put("text", library.content(page))));
+            return ResourceProvider.textContents(
+                page.uri(), "text/markdown", library.content(page));
           } catch (DocsException e) {
             throw new ToolException(e.getMessage());
           }

@@ -103,21 +103,25 @@ public final class SchemaResources implements ResourceProvider {
 
   private Future<JsonObject> readOwned(String uri) {
     if (uri.equals(GUIDE)) {
-      return Future.succeededFuture(contents(uri, "text/markdown", guide()));
+      return Future.succeededFuture(ResourceProvider.textContents(uri, "text/markdown", guide()));
     }
     Matcher dialect = DIALECT.matcher(uri);
     if (dialect.matches()) {
       Database database = databases.get(dialect.group(1));
       return Future.succeededFuture(
-          contents(
+          ResourceProvider.textContents(
               uri, "text/markdown", text("/sonde-docs/sql/" + database.dialectName() + ".md")));
     }
     if (uri.equals(SCHEMA)) {
-      return index().map(index -> contents(uri, "application/json", index.encodePrettily()));
+      return index()
+          .map(
+              index ->
+                  ResourceProvider.textContents(uri, "application/json", index.encodePrettily()));
     }
     Matcher table = TABLE.matcher(uri);
     table.matches();
-    return describe(table).map(d -> contents(uri, "application/json", d.encodePrettily()));
+    return describe(table)
+        .map(d -> ResourceProvider.textContents(uri, "application/json", d.encodePrettily()));
   }
 
   /**
@@ -131,14 +135,6 @@ public final class SchemaResources implements ResourceProvider {
     } catch (DatabaseException e) {
       return Future.failedFuture(e);
     }
-  }
-
-  private static JsonObject contents(String uri, String mimeType, String text) {
-    return new JsonObject()
-        .put(
-            "contents",
-            new JsonArray()
-                .add(new JsonObject().put("uri", uri).put("mimeType", mimeType).put("text", text)));
   }
 
   private String guide() {

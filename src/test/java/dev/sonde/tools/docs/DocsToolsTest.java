@@ -285,6 +285,54 @@ class DocsToolsTest {
   }
 
   @Test
+  void aSyncThatChangesPagesTellsClientsTheResourceListChanged() throws Exception {
+    io.vertx.core.Vertx vertx = sonde.sonde().vertx();
+    java.nio.file.Path data = Files.createTempDirectory("sonde-docs-");
+    java.nio.file.Path folder = Files.createTempDirectory("handbook-");
+    Files.writeString(folder.resolve("a.md"), "# A\n\nText.\n");
+    Map<String, String> flags = new HashMap<>();
+    flags.put("data.dir", data.toString());
+    flags.put("docs.sources.handbook.path", folder.toString());
+    try (dev.sonde.docs.DocsLibrary library =
+        new dev.sonde.docs.DocsLibrary(
+            dev.sonde.config.ConfigLoader.load(null, Map.of(), flags), () -> "# Tools\n")) {
+      DocsIndexing indexing = new DocsIndexing(vertx, library, sonde.sonde().jobs());
+      try (HttpMcpClient listener = new HttpMcpClient(sonde.port())) {
+        listener.initialize("2025-11-25");
+        HttpMcpClient.GetStream stream = listener.openGetStream();
+        await(indexing.syncNow());
+        stream.await("notifications/resources/list_changed", java.time.Duration.ofSeconds(10));
+        int seen = count(stream);
+        await(indexing.syncNow());
+        Thread.sleep(300);
+        assertEquals(seen, count(stream), "nothing changed, nothing sent");
+        Files.writeString(folder.resolve("b.md"), "# B\n\nMore.\n");
+        await(indexing.syncNow());
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (count(stream) == seen && System.currentTimeMillis() < deadline) {
+          Thread.sleep(20);
+        }
+        assertEquals(seen + 1, count(stream));
+        stream.close();
+      }
+    }
+  }
+
+  private static int count(HttpMcpClient.GetStream stream) {
+    return (int)
+        stream.seen().stream()
+            .filter(m -> "notifications/resources/list_changed".equals(m.getString("method")))
+            .count();
+  }
+
+  private static <T> T await(io.vertx.core.Future<T> future) throws Exception {
+    return future
+        .toCompletionStage()
+        .toCompletableFuture()
+        .get(60, java.util.concurrent.TimeUnit.SECONDS);
+  }
+
+  @Test
   void theManualsToolReferenceIsGeneratedFromTheListedTools() {
     JsonObject reference =
         tools.ok(
