@@ -154,6 +154,6 @@ public record SondeConfig(
                     true,
                     false,
                     "strict"))),
-        new DocsConfig(true, "docs-index", 20_000, 60, 48, 60, Map.of()));
+        new DocsConfig(true, "docs-index", 20_000, 60, 48, 300, Map.of()));
   }
 }

@@ -3,7 +3,6 @@ package dev.sonde.docs;
 import dev.sonde.config.SondeConfig.DocsSourceConfig;
 import dev.sonde.db.DuckDbFiles;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,6 +25,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -167,15 +170,26 @@ final class DocsSearchDatabaseSource implements DocsSource {
                 .connectTimeout(downloadTimeout)
                 .followRedirects(HttpClient.Redirect.NORMAL)
                 .build();
-        HttpResponse<InputStream> response =
-            client.send(
-                HttpRequest.newBuilder(URI.create(config.url())).timeout(downloadTimeout).build(),
-                HttpResponse.BodyHandlers.ofInputStream());
-        try (InputStream body = response.body()) {
-          if (response.statusCode() != 200) {
-            return "HTTP " + response.statusCode();
+        CompletableFuture<HttpResponse<Path>> download =
+            client.sendAsync(
+                HttpRequest.newBuilder(URI.create(config.url())).build(),
+                HttpResponse.BodyHandlers.ofFile(partial));
+        HttpResponse<Path> response;
+        try {
+          // the whole download, body included, must finish within the timeout
+          response = download.get(downloadTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+          download.cancel(true);
+          return "the download took longer than " + downloadTimeout.toSeconds() + " s";
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof IOException io) {
+            throw io;
           }
-          Files.copy(body, partial, StandardCopyOption.REPLACE_EXISTING);
+          return cause.getClass().getSimpleName();
+        }
+        if (response.statusCode() != 200) {
+          return "HTTP " + response.statusCode();
         }
         Files.move(
             partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -279,6 +279,44 @@ class DocsSourcesTest {
     }
   }
 
+  @Test
+  void aDownloadThatStallsIsAbandonedAtItsTimeout() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    try {
+      HttpServer server =
+          vertx
+              .createHttpServer()
+              .requestHandler(req -> req.response().setChunked(true).write("DUCK"))
+              .listen(0)
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(10, TimeUnit.SECONDS);
+      Path data = Files.createTempDirectory("sonde-docs-");
+      Map<String, String> flags =
+          Map.of(
+              "docs.sources.web.type", "duckdb",
+              "docs.sources.web.url", "http://127.0.0.1:" + server.actualPort() + "/x.duckdb",
+              "docs.downloadTimeoutSeconds", "1");
+      try (DocsLibrary library = new DocsLibrary(config(data, flags), () -> NOTHING)) {
+        long started = System.nanoTime();
+        library.sync((d, t, m) -> {});
+        assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(10));
+        String state =
+            library.sources().stream()
+                .filter(s -> s.name().equals("web"))
+                .findFirst()
+                .orElseThrow()
+                .status();
+        assertTrue(state.contains("the download took longer than 1 s"), state);
+        try (Stream<Path> left = Files.list(data.resolve("docs"))) {
+          assertEquals(List.of(), left.toList(), "no partial file is left behind");
+        }
+      }
+    } finally {
+      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+  }
+
   private static final class MutableClock extends Clock {
     private Instant now;
 
