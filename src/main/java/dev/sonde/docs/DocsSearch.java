@@ -6,9 +6,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -197,7 +197,7 @@ final class DocsSearch {
    * where BM25 ranks the sections with the rarest terms first. Specificity is the term's highest
    * document frequency across the prose and code fields.
    */
-  private static List<Step> ladder(List<QueryReducer.Term> terms, IndexSearcher searcher)
+  private List<Step> ladder(List<QueryReducer.Term> terms, IndexSearcher searcher)
       throws IOException {
     Map<QueryReducer.Term, Integer> frequency = new HashMap<>();
     IndexReader reader = searcher.getIndexReader();
@@ -299,14 +299,28 @@ final class DocsSearch {
     }
   }
 
-  private static int documentFrequency(IndexReader reader, String text) throws IOException {
+  /**
+   * How common a term is: the most documents any of its words is in, read as each field's own
+   * analyzer wrote it (so "columns" is looked up as the stem "column" in English prose).
+   */
+  private int documentFrequency(IndexReader reader, String text) throws IOException {
+    DocsAnalyzers analyzers = index.analyzers();
+    int most = mostFrequent(reader, DocsAnalyzers.CODE, analyzers.code(), text);
+    for (Language language : languages) {
+      most =
+          Math.max(
+              most,
+              mostFrequent(
+                  reader, DocsAnalyzers.field("body", language), analyzers.of(language), text));
+    }
+    return most;
+  }
+
+  private static int mostFrequent(IndexReader reader, String field, Analyzer analyzer, String text)
+      throws IOException {
     int most = 0;
-    for (String word : text.toLowerCase(Locale.ROOT).split("\\s+")) {
-      most = Math.max(most, reader.docFreq(new Term("code", word)));
-      for (Language language : Language.values()) {
-        most =
-            Math.max(most, reader.docFreq(new Term(DocsAnalyzers.field("body", language), word)));
-      }
+    for (String word : QueryReducer.analyze(analyzer, text)) {
+      most = Math.max(most, reader.docFreq(new Term(field, word)));
     }
     return most;
   }
