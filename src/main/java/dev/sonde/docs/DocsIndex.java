@@ -180,8 +180,7 @@ final class DocsIndex implements Closeable {
         return null;
       }
       int doc = top.scoreDocs[0].doc;
-      List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-      LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+      LeafReaderContext leaf = leaf(searcher, doc);
       BinaryDocValues content = leaf.reader().getBinaryDocValues("content");
       return content != null && content.advanceExact(doc - leaf.docBase)
           ? content.binaryValue().utf8ToString()
@@ -189,6 +188,12 @@ final class DocsIndex implements Closeable {
     } finally {
       searchers.release(searcher);
     }
+  }
+
+  /** The segment holding a document of the searcher's reader. */
+  static LeafReaderContext leaf(IndexSearcher searcher, int doc) {
+    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+    return leaves.get(ReaderUtil.subIndex(doc, leaves));
   }
 
   IndexSearcher acquire() throws IOException {

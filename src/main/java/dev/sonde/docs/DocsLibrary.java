@@ -307,13 +307,7 @@ public final class DocsLibrary implements Closeable {
 
   private static Set<Language> languagesOf(Map<String, PageInfo> pages) {
     Set<Language> out = EnumSet.noneOf(Language.class);
-    for (PageInfo page : pages.values()) {
-      for (Language language : Language.values()) {
-        if (language.code().equals(page.language())) {
-          out.add(language);
-        }
-      }
-    }
+    pages.values().forEach(p -> out.add(Language.of(p.language())));
     return out;
   }
 

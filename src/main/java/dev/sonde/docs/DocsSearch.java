@@ -12,7 +12,6 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
@@ -58,8 +57,7 @@ final class DocsSearch {
 
   /** The page key of a chunk, from doc values, without decompressing its stored fields. */
   private static String pageKey(IndexSearcher searcher, int doc) throws IOException {
-    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    LeafReaderContext leaf = DocsIndex.leaf(searcher, doc);
     SortedDocValues keys = leaf.reader().getSortedDocValues(DocsIndex.KEY);
     if (keys == null || !keys.advanceExact(doc - leaf.docBase)) {
       return "";
@@ -231,14 +229,13 @@ final class DocsSearch {
       return out;
     }
     int[] docs = hits.stream().mapToInt(h -> h.doc).sorted().toArray();
-    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
     for (QueryReducer.Term term : step.terms()) {
       Weight weight = ((Prepared) clauses.get(term)).weight;
       LeafReaderContext leaf = null;
       Scorer scorer = null;
       for (int doc : docs) {
         if (leaf == null || doc >= leaf.docBase + leaf.reader().maxDoc()) {
-          leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+          leaf = DocsIndex.leaf(searcher, doc);
           scorer = weight.scorer(leaf);
         }
         int target = doc - leaf.docBase;
@@ -319,7 +316,7 @@ final class DocsSearch {
   private static int mostFrequent(IndexReader reader, String field, Analyzer analyzer, String text)
       throws IOException {
     int most = 0;
-    for (String word : QueryReducer.analyze(analyzer, text)) {
+    for (String word : Tokens.terms(analyzer, text)) {
       most = Math.max(most, reader.docFreq(new Term(field, word)));
     }
     return most;
@@ -328,8 +325,7 @@ final class DocsSearch {
   /** A hit's description, from the {@code hit} doc value (no stored fields to decompress). */
   private static SearchHit hit(IndexSearcher searcher, ScoreDoc doc, List<String> matched)
       throws IOException {
-    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc.doc, leaves));
+    LeafReaderContext leaf = DocsIndex.leaf(searcher, doc.doc);
     BinaryDocValues values = leaf.reader().getBinaryDocValues(DocsIndex.HIT);
     if (values == null || !values.advanceExact(doc.doc - leaf.docBase)) {
       throw new IOException("chunk " + doc.doc + " has no hit description");
@@ -355,16 +351,15 @@ final class DocsSearch {
       IndexSearcher searcher, Snippets snippets, List<Integer> order, Map<Integer, SearchHit> found)
       throws IOException {
     List<SearchHit> hits = new ArrayList<>();
-    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
     for (int id : order) {
       SearchHit hit = found.get(id);
-      LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(id, leaves));
+      LeafReaderContext leaf = DocsIndex.leaf(searcher, id);
       hits.add(
           hit.withSnippet(
               snippets.of(
                   head(leaf, DocsIndex.PROSE_HEAD, id),
                   head(leaf, DocsIndex.CODE_HEAD, id),
-                  language(hit.language()))));
+                  Language.of(hit.language()))));
     }
     return hits;
   }
@@ -374,15 +369,6 @@ final class DocsSearch {
     return values != null && values.advanceExact(doc - leaf.docBase)
         ? values.binaryValue().utf8ToString()
         : "";
-  }
-
-  private static Language language(String code) {
-    for (Language language : Language.values()) {
-      if (language.code().equals(code)) {
-        return language;
-      }
-    }
-    return Language.EN;
   }
 
   private static List<String> texts(List<QueryReducer.Term> terms) {

@@ -20,6 +20,16 @@ public enum Language {
     return code;
   }
 
+  /** The language of a code ({@code en}, {@code zh}, ...); English for one it does not know. */
+  public static Language of(String code) {
+    for (Language language : values()) {
+      if (language.code.equals(code)) {
+        return language;
+      }
+    }
+    return EN;
+  }
+
   /** The language of a text; CJK wins once a tenth of its letters are CJK (code stays Latin). */
   public static Language detect(CharSequence text) {
     int latin = 0;

@@ -1,7 +1,5 @@
 package dev.sonde.docs;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,10 +9,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 
 /**
  * Reduces a question to the terms worth searching for. Quoted and back-ticked text, runs of
@@ -252,19 +247,11 @@ final class QueryReducer {
    */
   static List<String> cjkWords(Analyzer analyzer, String run) {
     List<int[]> kept = new ArrayList<>();
-    try (TokenStream stream = analyzer.tokenStream("q", run)) {
-      CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
-      OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
-      stream.reset();
-      while (stream.incrementToken()) {
-        if (!CJK_STOP_WORDS.contains(term.toString())
-            && !CJK_STOP_WORDS.contains(run.substring(offset.startOffset(), offset.endOffset()))) {
-          kept.add(new int[] {offset.startOffset(), offset.endOffset()});
-        }
+    for (Tokens token : Tokens.of(analyzer, run)) {
+      if (!CJK_STOP_WORDS.contains(token.term())
+          && !CJK_STOP_WORDS.contains(run.substring(token.start(), token.end()))) {
+        kept.add(new int[] {token.start(), token.end()});
       }
-      stream.end();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
     List<int[]> merged = new ArrayList<>();
     for (int i = 0; i < kept.size(); i++) {
@@ -278,21 +265,5 @@ final class QueryReducer {
       }
     }
     return merged.stream().map(w -> run.substring(w[0], w[1])).toList();
-  }
-
-  /** The tokens an analyzer makes of a text (for Chinese, Japanese and Korean word splitting). */
-  static List<String> analyze(Analyzer analyzer, String text) {
-    List<String> out = new ArrayList<>();
-    try (TokenStream stream = analyzer.tokenStream("q", text)) {
-      CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
-      stream.reset();
-      while (stream.incrementToken()) {
-        out.add(term.toString());
-      }
-      stream.end();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out;
   }
 }

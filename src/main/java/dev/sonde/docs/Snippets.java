@@ -1,7 +1,5 @@
 package dev.sonde.docs;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -10,9 +8,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 
 /**
  * Highlighted snippets of one search: the start of a section's prose (else its code) is analysed as
@@ -61,20 +56,11 @@ final class Snippets {
     String scan = text.length() > SCAN_CHARS ? text.substring(0, SCAN_CHARS) : text;
     List<int[]> spans = new ArrayList<>();
     List<String> words = new ArrayList<>();
-    try (TokenStream stream = analyzer.tokenStream("snippet", scan)) {
-      CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
-      OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
-      stream.reset();
-      while (stream.incrementToken()) {
-        String word = term.toString();
-        if (tokens.contains(word)) {
-          spans.add(new int[] {offset.startOffset(), offset.endOffset()});
-          words.add(word);
-        }
+    for (Tokens token : Tokens.of(analyzer, scan)) {
+      if (tokens.contains(token.term())) {
+        spans.add(new int[] {token.start(), token.end()});
+        words.add(token.term());
       }
-      stream.end();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
     if (spans.isEmpty()) {
       return null;
@@ -132,7 +118,7 @@ final class Snippets {
   private Set<String> queryTokens(Analyzer analyzer) {
     Set<String> out = new HashSet<>();
     for (QueryReducer.Term term : terms) {
-      out.addAll(QueryReducer.analyze(analyzer, term.text()));
+      out.addAll(Tokens.terms(analyzer, term.text()));
     }
     return out;
   }
