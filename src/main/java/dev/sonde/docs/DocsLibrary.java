@@ -340,6 +340,11 @@ public final class DocsLibrary implements Closeable {
     boolean all = ALL_VERSIONS.contains(wanted);
     Set<String> known = new TreeSet<>();
     versions.values().forEach(known::addAll);
+    for (String label : known) {
+      if (label.equalsIgnoreCase(wanted)) {
+        wanted = label;
+      }
+    }
     if (!defaults && !all && !known.contains(wanted)) {
       throw new DocsException(
           "no version '"

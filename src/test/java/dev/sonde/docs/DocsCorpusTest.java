@@ -74,6 +74,8 @@ class DocsCorpusTest {
     assertTrue(
         library.search("ALTER TABLE", "nightly", "duckdb", 10).hits().stream()
             .allMatch(h -> h.path().startsWith("preview/")));
+    List<SearchHit> upper = library.search("ALTER TABLE", "Preview", "duckdb", 10).hits();
+    assertTrue(!upper.isEmpty() && upper.stream().allMatch(h -> h.version().equals("preview")));
     List<String> blog = paths(library.search("full text search", "blog", "duckdb", 5));
     assertTrue(blog.subList(0, 3).contains("blog/2021-01-25-full-text-search.md"), blog.toString());
     List<SearchHit> all = library.search("ALTER TABLE", "all", "duckdb", 50).hits();

@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.config.ConfigLoader;
 import dev.sonde.config.SondeConfig;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -25,7 +28,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -192,12 +197,7 @@ class DocsSourcesTest {
       String content = library.content(page);
       assertTrue(content.startsWith("# ALTER TABLE Statement"), content);
       assertTrue(MarkdownPage.parse(content, "").sectionsNamed("ADD COLUMN").size() >= 1);
-      assertNull(
-          library.sources().stream()
-              .filter(s -> s.name().equals("web"))
-              .findFirst()
-              .orElseThrow()
-              .status());
+      assertNull(status(library, "web"));
     }
   }
 
@@ -209,112 +209,106 @@ class DocsSourcesTest {
             docsSearchDatabase(Files.createTempDirectory("src-").resolve("d.duckdb")));
     AtomicInteger requests = new AtomicInteger();
     AtomicInteger status = new AtomicInteger(200);
-    Vertx vertx = Vertx.vertx();
-    try {
-      HttpServer server =
-          vertx
-              .createHttpServer()
-              .requestHandler(
-                  req -> {
-                    requests.incrementAndGet();
-                    req.response().setStatusCode(status.get());
-                    req.response()
-                        .end(
-                            status.get() == 200
-                                ? io.vertx.core.buffer.Buffer.buffer(file)
-                                : io.vertx.core.buffer.Buffer.buffer());
-                  })
-              .listen(0)
-              .toCompletionStage()
-              .toCompletableFuture()
-              .get(10, TimeUnit.SECONDS);
-      String url = "http://127.0.0.1:" + server.actualPort() + "/data/docs-search.duckdb";
-      Map<String, String> flags =
-          Map.of("docs.sources.web.type", "duckdb", "docs.sources.web.url", url);
-      Path cached = data.resolve("docs/web.duckdb");
-      MutableClock clock = new MutableClock(Instant.now());
-      try (DocsLibrary library = new DocsLibrary(config(data, flags), () -> NOTHING, clock)) {
-        library.sync((d, t, m) -> {});
-        assertEquals(1, requests.get());
-        assertTrue(Files.isRegularFile(cached), String.valueOf(library.sources()));
-        assertTrue(!found(library, "ADD COLUMN", "web").isEmpty());
-        library.sync((d, t, m) -> {});
-        assertEquals(1, requests.get(), "a fresh copy is not fetched again");
+    String url =
+        serve(
+                req -> {
+                  requests.incrementAndGet();
+                  req.response().setStatusCode(status.get());
+                  req.response().end(status.get() == 200 ? Buffer.buffer(file) : Buffer.buffer());
+                })
+            + "/data/docs-search.duckdb";
+    Map<String, String> flags =
+        Map.of("docs.sources.web.type", "duckdb", "docs.sources.web.url", url);
+    Path cached = data.resolve("docs/web.duckdb");
+    MutableClock clock = new MutableClock(Instant.now());
+    try (DocsLibrary library = new DocsLibrary(config(data, flags), () -> NOTHING, clock)) {
+      library.sync((d, t, m) -> {});
+      assertEquals(1, requests.get());
+      assertTrue(Files.isRegularFile(cached), String.valueOf(library.sources()));
+      assertTrue(!found(library, "ADD COLUMN", "web").isEmpty());
+      library.sync((d, t, m) -> {});
+      assertEquals(1, requests.get(), "a fresh copy is not fetched again");
 
-        clock.advance(Duration.ofDays(3).plusHours(1));
-        status.set(503);
-        library.sync((d, t, m) -> {});
-        assertEquals(2, requests.get(), "a copy older than refreshHours is fetched again");
-        DocsLibrary.SearchAnswer answer = library.search("ADD COLUMN", null, "web", 5);
-        assertTrue(!answer.hits().isEmpty(), "the cached copy keeps serving");
-        assertTrue(
-            answer.notices().stream()
-                .anyMatch(
-                    n ->
-                        n.startsWith("serving the cached copy of web downloaded 3 days ago")
-                            && n.contains("HTTP 503")),
-            answer.notices().toString());
-        status.set(200);
-        Files.setLastModifiedTime(cached, FileTime.from(clock.instant()));
-      }
-      Files.delete(cached);
-      status.set(404);
-      try (DocsLibrary library = new DocsLibrary(config(data, flags), () -> NOTHING, clock)) {
-        library.sync((d, t, m) -> {});
-        String state =
-            library.sources().stream()
-                .filter(s -> s.name().equals("web"))
-                .findFirst()
-                .orElseThrow()
-                .status();
-        assertTrue(state.startsWith("the docs-search index of source web is unavailable"), state);
-        assertTrue(state.contains("HTTP 404") && state.contains(url), state);
-        assertTrue(
-            library.search("ADD COLUMN", null, null, 5).notices().contains(state),
-            "every search says a source is missing");
-        assertTrue(library.catalogue("web", null).isEmpty(), "no copy, no pages");
-      }
-    } finally {
-      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      clock.advance(Duration.ofDays(3).plusHours(1));
+      status.set(503);
+      library.sync((d, t, m) -> {});
+      assertEquals(2, requests.get(), "a copy older than refreshHours is fetched again");
+      DocsLibrary.SearchAnswer answer = library.search("ADD COLUMN", null, "web", 5);
+      assertTrue(!answer.hits().isEmpty(), "the cached copy keeps serving");
+      assertTrue(
+          answer.notices().stream()
+              .anyMatch(
+                  n ->
+                      n.startsWith("serving the cached copy of web downloaded 3 days ago")
+                          && n.contains("HTTP 503")),
+          answer.notices().toString());
+      status.set(200);
+      Files.setLastModifiedTime(cached, FileTime.from(clock.instant()));
+    }
+    Files.delete(cached);
+    status.set(404);
+    try (DocsLibrary library = new DocsLibrary(config(data, flags), () -> NOTHING, clock)) {
+      library.sync((d, t, m) -> {});
+      String state = status(library, "web");
+      assertTrue(state.startsWith("the docs-search index of source web is unavailable"), state);
+      assertTrue(state.contains("HTTP 404") && state.contains(url), state);
+      assertTrue(
+          library.search("ADD COLUMN", null, null, 5).notices().contains(state),
+          "every search says a source is missing");
+      assertTrue(library.catalogue("web", null).isEmpty(), "no copy, no pages");
     }
   }
 
   @Test
   void aDownloadThatStallsIsAbandonedAtItsTimeout() throws Exception {
-    Vertx vertx = Vertx.vertx();
-    try {
-      HttpServer server =
-          vertx
-              .createHttpServer()
-              .requestHandler(req -> req.response().setChunked(true).write("DUCK"))
-              .listen(0)
-              .toCompletionStage()
-              .toCompletableFuture()
-              .get(10, TimeUnit.SECONDS);
-      Path data = Files.createTempDirectory("sonde-docs-");
-      Map<String, String> flags =
-          Map.of(
-              "docs.sources.web.type", "duckdb",
-              "docs.sources.web.url", "http://127.0.0.1:" + server.actualPort() + "/x.duckdb",
-              "docs.downloadTimeoutSeconds", "1");
-      try (DocsLibrary library = new DocsLibrary(config(data, flags), () -> NOTHING)) {
-        long started = System.nanoTime();
-        library.sync((d, t, m) -> {});
-        assertTrue(System.nanoTime() - started < TimeUnit.SECONDS.toNanos(10));
-        String state =
-            library.sources().stream()
-                .filter(s -> s.name().equals("web"))
-                .findFirst()
-                .orElseThrow()
-                .status();
-        assertTrue(state.contains("the download took longer than 1 s"), state);
-        try (Stream<Path> left = Files.list(data.resolve("docs"))) {
-          assertEquals(List.of(), left.toList(), "no partial file is left behind");
-        }
+    String stalling = serve(req -> req.response().setChunked(true).write("DUCK"));
+    Path data = Files.createTempDirectory("sonde-docs-");
+    Map<String, String> flags =
+        Map.of(
+            "docs.sources.web.type", "duckdb",
+            "docs.sources.web.url", stalling + "/x.duckdb",
+            "docs.downloadTimeoutSeconds", "1");
+    try (DocsLibrary library = new DocsLibrary(config(data, flags), () -> NOTHING)) {
+      library.sync((d, t, m) -> {});
+      String state = status(library, "web");
+      assertTrue(state.contains("the download took longer than 1 s"), state);
+      try (Stream<Path> left = Files.list(data.resolve("docs"))) {
+        assertEquals(List.of(), left.toList(), "no partial file is left behind");
       }
-    } finally {
-      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
+  }
+
+  private static Vertx vertx;
+
+  @BeforeAll
+  static void startVertx() {
+    vertx = Vertx.vertx();
+  }
+
+  @AfterAll
+  static void stopVertx() throws Exception {
+    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  /** A local HTTP server answering with {@code handler}; returns its base URL. */
+  private static String serve(Handler<HttpServerRequest> handler) throws Exception {
+    HttpServer server =
+        vertx
+            .createHttpServer()
+            .requestHandler(handler)
+            .listen(0)
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
+    return "http://127.0.0.1:" + server.actualPort();
+  }
+
+  private static String status(DocsLibrary library, String source) {
+    return library.sources().stream()
+        .filter(s -> s.name().equals(source))
+        .findFirst()
+        .orElseThrow()
+        .status();
   }
 
   private static final class MutableClock extends Clock {

@@ -48,6 +48,20 @@ class DocsToolsTest {
     }
   }
 
+  /** A docs tool on one document, with at most one more argument (null for none). */
+  static JsonObject document(String identifier, String argument, String value) {
+    JsonObject args = new JsonObject().put("file_identifier", identifier);
+    return argument == null ? args : args.put(argument, value);
+  }
+
+  static JsonObject okOnDocument(String tool, String identifier, String argument, String value) {
+    return tools.ok(tool, document(identifier, argument, value));
+  }
+
+  static String refusedOnDocument(String tool, String identifier, String argument, String value) {
+    return tools.refused(tool, document(identifier, argument, value));
+  }
+
   static JsonObject request(String method, JsonObject params) {
     return client.request(ids++, method, params).getJsonObject("result");
   }
@@ -113,19 +127,18 @@ class DocsToolsTest {
   @Test
   void aSectionIsReturnedWholeAndALargeDocumentOffersItsSections() {
     JsonObject add =
-        tools.ok(
+        okOnDocument(
             "get_full_document_content",
-            new JsonObject()
-                .put("file_identifier", "duckdb/stable/sql/statements/alter_table.md")
-                .put("section", "add column"));
+            "duckdb/stable/sql/statements/alter_table.md",
+            "section",
+            "add column");
     String content = add.getString("content");
     assertTrue(
         content.startsWith("## `ADD COLUMN`") || content.startsWith("## ADD COLUMN"), content);
     assertFalse(content.contains("## `DROP COLUMN`"), content);
     JsonObject large =
-        tools.ok(
-            "get_full_document_content",
-            new JsonObject().put("file_identifier", "duckdb/stable/sql/functions/aggregates.md"));
+        okOnDocument(
+            "get_full_document_content", "duckdb/stable/sql/functions/aggregates.md", null, null);
     assertFalse(large.containsKey("content"), "a large document is not cut");
     assertTrue(large.getInteger("chars") > 20_000);
     assertTrue(large.getString("message").contains("call again with section"));
@@ -133,33 +146,31 @@ class DocsToolsTest {
         large.getJsonArray("sections").stream()
             .anyMatch(s -> ((JsonObject) s).getString("heading").startsWith("arg_max")));
     JsonObject argMax =
-        tools.ok(
+        okOnDocument(
             "get_full_document_content",
-            new JsonObject()
-                .put("file_identifier", "https://duckdb.org/docs/stable/sql/functions/aggregates")
-                .put("section", "arg_max(arg, val)"));
+            "https://duckdb.org/docs/stable/sql/functions/aggregates",
+            "section",
+            "arg_max(arg, val)");
     assertTrue(argMax.getString("content").contains("Finds the row with the maximum"));
     String missing =
-        tools.refused(
+        refusedOnDocument(
             "get_full_document_content",
-            new JsonObject()
-                .put("file_identifier", "duckdb/stable/sql/statements/alter_table.md")
-                .put("section", "no such heading"));
+            "duckdb/stable/sql/statements/alter_table.md",
+            "section",
+            "no such heading");
     assertTrue(missing.contains("its headings are [") && missing.contains("ADD COLUMN"), missing);
-    String unknown =
-        tools.refused(
-            "get_full_document_content", new JsonObject().put("file_identifier", "nope/none.md"));
+    String unknown = refusedOnDocument("get_full_document_content", "nope/none.md", null, null);
     assertTrue(unknown.startsWith("no document 'nope/none.md'; the closest are"), unknown);
   }
 
   @Test
   void sectionsAreFilteredAndCodeBlocksNumbered() {
     JsonObject sections =
-        tools.ok(
+        okOnDocument(
             "get_document_sections",
-            new JsonObject()
-                .put("file_identifier", "duckdb/stable/sql/statements/alter_table.md")
-                .put("section_filter", "default"));
+            "duckdb/stable/sql/statements/alter_table.md",
+            "section_filter",
+            "default");
     JsonArray list = sections.getJsonArray("sections");
     assertFalse(list.isEmpty());
     assertTrue(sections.getInteger("total_sections") > list.size());
@@ -170,11 +181,11 @@ class DocsToolsTest {
           s.encode());
     }
     JsonObject code =
-        tools.ok(
+        okOnDocument(
             "extract_code_blocks",
-            new JsonObject()
-                .put("file_identifier", "duckdb/stable/sql/statements/alter_table.md")
-                .put("language", "SQL"));
+            "duckdb/stable/sql/statements/alter_table.md",
+            "language",
+            "SQL");
     JsonArray blocks = code.getJsonArray("blocks");
     assertTrue(blocks.size() > 5);
     int previous = 0;
@@ -187,11 +198,11 @@ class DocsToolsTest {
     assertTrue(blocks.getJsonObject(1).getString("code").contains("ADD COLUMN"), blocks.encode());
     assertEquals(blocks.size(), code.getJsonObject("languages").getInteger("sql"));
     JsonObject none =
-        tools.ok(
+        okOnDocument(
             "extract_code_blocks",
-            new JsonObject()
-                .put("file_identifier", "duckdb/stable/sql/statements/alter_table.md")
-                .put("language", "cobol"));
+            "duckdb/stable/sql/statements/alter_table.md",
+            "language",
+            "cobol");
     assertEquals(0, none.getInteger("count"));
     assertTrue(none.getString("message").contains("[console, sql]"), none.encode());
   }
@@ -335,11 +346,8 @@ class DocsToolsTest {
   @Test
   void theManualsToolReferenceIsGeneratedFromTheListedTools() {
     JsonObject reference =
-        tools.ok(
-            "get_full_document_content",
-            new JsonObject()
-                .put("file_identifier", "sonde/reference/tools.md")
-                .put("section", "search_documents"));
+        okOnDocument(
+            "get_full_document_content", "sonde/reference/tools.md", "section", "search_documents");
     assertTrue(
         reference.getString("content").contains("| `keyword` | string | yes |"),
         reference.encode());
