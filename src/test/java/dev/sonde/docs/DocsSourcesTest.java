@@ -65,7 +65,9 @@ class DocsSourcesTest {
             "docs.sources.handbook.path",
             folder.toString(),
             "docs.sources.handbook.exclude",
-            "drafts/**");
+            "drafts/**",
+            "docs.sources.handbook.version",
+            "V2");
     try (DocsLibrary library = new DocsLibrary(config(data, flags), () -> NOTHING)) {
       DocsLibrary.SyncReport first = library.sync((d, t, m) -> {});
       int manual = library.catalogue("sonde", null).size();
@@ -80,6 +82,10 @@ class DocsSourcesTest {
       assertEquals(new DocsLibrary.SyncReport(2, 1, manual, second.millis()), second);
       assertEquals(List.of("alpha.md"), found(library, "narwhals", "handbook"));
       assertEquals("handbook/alpha.md", library.resolve("/old/alpha").key(), "by redirect_from");
+      assertEquals(
+          "V2",
+          library.search("narwhals", "v2", "handbook", 5).hits().get(0).version(),
+          "a label matches in any letter case");
       assertTrue(found(library, "zebrafish", "handbook").isEmpty());
       assertTrue(found(library, "quokkas", "handbook").isEmpty());
       assertEquals(List.of("delta.md"), found(library, "pangolins", "handbook"));
