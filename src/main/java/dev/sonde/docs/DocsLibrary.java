@@ -88,6 +88,7 @@ public final class DocsLibrary implements Closeable {
   private final CountDownLatch firstSync = new CountDownLatch(1);
   private DocsIndex index;
   private volatile Map<String, PageInfo> catalogue = Map.of();
+  private volatile List<PageInfo> pages = List.of();
   private volatile Map<String, Set<String>> versionsBySource = Map.of();
   private volatile Set<Language> languages = Set.of();
   private volatile String progress = "not started";
@@ -180,6 +181,7 @@ public final class DocsLibrary implements Closeable {
       index.delete(removed);
       index.commit();
       catalogue = readCatalogue();
+      pages = List.copyOf(catalogue.values());
       versionsBySource = versionsOf(catalogue);
       languages = languagesOf(catalogue);
       progress = "ready";
@@ -224,9 +226,9 @@ public final class DocsLibrary implements Closeable {
         .toList();
   }
 
-  /** Pages in catalogue order (source, then path). */
+  /** Pages in catalogue order (source, then path); the same list until the next sync changes it. */
   public List<PageInfo> catalogue() {
-    return List.copyOf(catalogue.values());
+    return pages;
   }
 
   public SearchAnswer search(String keyword, String version, String source, int limit)

@@ -22,25 +22,36 @@ public final class DocsResources implements ResourceProvider {
     this.library = library;
   }
 
+  /** The resource list built from one catalogue: resources/list runs on the event loop. */
+  private record Listing(List<DocsLibrary.PageInfo> from, List<JsonObject> resources) {}
+
+  private volatile Listing listing = new Listing(List.of(), List.of());
+
   @Override
   public List<JsonObject> resources() {
-    return library.catalogue().stream()
-        .map(
-            p ->
-                new JsonObject()
-                    .put("uri", p.uri())
-                    .put("name", p.key())
-                    .put("title", p.title())
-                    .put(
-                        "description",
-                        p.source()
-                            + " documentation, version "
-                            + p.version()
-                            + ", "
-                            + p.chars()
-                            + " characters")
-                    .put("mimeType", "text/markdown"))
-        .toList();
+    List<DocsLibrary.PageInfo> pages = library.catalogue();
+    Listing current = listing;
+    if (current.from() != pages) {
+      current = new Listing(pages, pages.stream().map(DocsResources::resource).toList());
+      listing = current;
+    }
+    return current.resources();
+  }
+
+  private static JsonObject resource(DocsLibrary.PageInfo p) {
+    return new JsonObject()
+        .put("uri", p.uri())
+        .put("name", p.key())
+        .put("title", p.title())
+        .put(
+            "description",
+            p.source()
+                + " documentation, version "
+                + p.version()
+                + ", "
+                + p.chars()
+                + " characters")
+        .put("mimeType", "text/markdown");
   }
 
   @Override
