@@ -168,7 +168,7 @@ class DocsCorpusTest {
         RelevanceSet.score(questions, q -> !q.cjk(), RelevanceSet.sonde(library));
     RelevanceSet.Score cjk =
         RelevanceSet.score(questions, RelevanceSet.Question::cjk, RelevanceSet.sonde(library));
-    // measured 0.843 and 0.717 when written; the floors catch a regression, not noise
+    // measured 0.839 and 0.717 when written; the floors catch a regression, not noise
     assertTrue(english.mrr10() >= 0.80, english.toString());
     assertTrue(cjk.mrr10() >= 0.65, cjk.toString());
   }
