@@ -23,6 +23,7 @@ import dev.sonde.tools.docs.DocsFamilyVerticle;
 import dev.sonde.tools.docs.DocsIndexing;
 import dev.sonde.tools.docs.DocsResources;
 import dev.sonde.tools.docs.ToolReference;
+import dev.sonde.tools.files.FilesFamilyVerticle;
 import dev.sonde.tools.query.QueryFamilyVerticle;
 import dev.sonde.tools.schema.DatabasePrompts;
 import dev.sonde.tools.schema.SchemaFamilyVerticle;
@@ -34,6 +35,7 @@ import dev.sonde.web.StdioTransport;
 import dev.sonde.web.StreamableHttpTransport;
 import dev.sonde.web.WebServerVerticle;
 import dev.sonde.web.WebSocketTransport;
+import dev.sonde.workspace.Workspaces;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -209,13 +211,19 @@ public final class Sonde {
     Instant startedAt = Instant.now();
     JobRegistry jobs =
         new JobRegistry(vertx, config.jobs().historyPerJob(), config.jobs().retainFinished());
-    FamilyServices services = new FamilyServices(config, jobs, databases);
+    FamilyServices services =
+        new FamilyServices(
+            config,
+            jobs,
+            databases,
+            new Workspaces(Path.of(config.data().dir()).resolve("workspace")));
     List<FamilyVerticle> families = new ArrayList<>();
     List<ResourceProvider> resources = new ArrayList<>();
     List<PromptProvider> prompts = new ArrayList<>();
     families.add(new SystemFamilyVerticle(services, startedAt));
     families.add(new SchemaFamilyVerticle(services));
     families.add(new QueryFamilyVerticle(services));
+    families.add(new FilesFamilyVerticle(services));
     resources.add(new SchemaResources(vertx, config, databases));
     prompts.add(new DatabasePrompts(databases));
     DocsLibrary docs = null;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.sonde.config.SondeConfig;
 import dev.sonde.docs.DocsLibrary;
 import dev.sonde.tools.docs.DocsFamilyVerticle;
+import dev.sonde.tools.files.FilesFamilyVerticle;
 import dev.sonde.tools.query.QueryFamilyVerticle;
 import dev.sonde.tools.schema.SchemaFamilyVerticle;
 import dev.sonde.tools.system.SystemFamilyVerticle;
@@ -25,11 +26,12 @@ class ToolsListGoldenTest {
 
   @Test
   void theDefaultToolListMatchesTheGoldenFile() throws IOException {
-    FamilyServices services = new FamilyServices(SondeConfig.defaults(), null, null);
+    FamilyServices services = new FamilyServices(SondeConfig.defaults(), null, null, null);
     JsonArray listing = new JsonArray();
     new SystemFamilyVerticle(services, Instant.now()).specs().forEach(s -> listing.add(s.toJson()));
     new SchemaFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
     new QueryFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
+    new FilesFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
     new DocsFamilyVerticle(services, new DocsLibrary(SondeConfig.defaults(), () -> ""))
         .specs()
         .forEach(s -> listing.add(s.toJson()));

@@ -1,0 +1,257 @@
+package dev.sonde.workspace;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * One account's files: charts, dashboards, reports. Every path a caller gives is relative to the
+ * workspace, normalised, and refused when it would leave it ({@code ..}, an absolute path, a link
+ * pointing out). Every write goes to a temporary file that is synced and renamed over the target,
+ * so a crash leaves either the old file or the new one, never half of one.
+ */
+public final class Workspace {
+  /** Temporary files of writes in flight: hidden from listings, swept when found stale. */
+  static final String TEMP_PREFIX = ".sonde-tmp-";
+
+  private static final long STALE_TEMP_MILLIS = 60 * 60 * 1000L;
+
+  private final Path root;
+
+  Workspace(Path root) {
+    this.root = root;
+  }
+
+  /** A file or folder as a listing shows it: the path is relative to the workspace, with '/'. */
+  public record Entry(String path, String name, boolean folder, long size, Instant modified) {}
+
+  /** Writes the content of one file. */
+  @FunctionalInterface
+  public interface Content {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  /** {@code relative} inside the workspace, or a refusal saying why it is not acceptable. */
+  public Path resolve(String relative) {
+    if (relative == null || relative.isBlank()) {
+      throw new WorkspaceException("a path inside the workspace is required");
+    }
+    String path = relative.trim().replace('\\', '/');
+    if (path.startsWith("/") || path.matches("^[A-Za-z]:.*") || path.startsWith("~")) {
+      throw new WorkspaceException(
+          "'"
+              + relative
+              + "' is absolute; give a path relative to the workspace, e.g. GOLD/close.chart.json");
+    }
+    for (String part : path.split("/")) {
+      if (part.equals("..")) {
+        throw new WorkspaceException(
+            "'" + relative + "' climbs out with '..'; paths stay inside the workspace");
+      }
+      if (part.startsWith(TEMP_PREFIX)) {
+        throw new WorkspaceException(
+            "'" + relative + "' uses a name Sonde keeps for its own temporary files");
+      }
+      if (part.chars()
+          .anyMatch(
+              c ->
+                  c < 0x20 || c == 0x7f || c == ':' || c == '*' || c == '?' || c == '"' || c == '<'
+                      || c == '>' || c == '|')) {
+        throw new WorkspaceException(
+            "'" + relative + "' holds a control character or one of : * ? \" < > |");
+      }
+    }
+    Path resolved = root.resolve(path).normalize();
+    if (!resolved.startsWith(root) || resolved.equals(root)) {
+      throw new WorkspaceException(
+          "'" + relative + "' is not a file or folder inside the workspace");
+    }
+    checkNoLinkOut(resolved, relative);
+    return resolved;
+  }
+
+  /** The workspace-relative spelling of a resolved path, with '/'. */
+  public String relative(Path path) {
+    return root.relativize(path).toString().replace('\\', '/');
+  }
+
+  /** Refuses a path whose existing part runs through a link that lands outside the workspace. */
+  private void checkNoLinkOut(Path resolved, String relative) {
+    try {
+      Files.createDirectories(root);
+      Path realRoot = root.toRealPath();
+      Path existing = resolved;
+      while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+        existing = existing.getParent();
+      }
+      if (existing != null && !existing.toRealPath().startsWith(realRoot)) {
+        throw new WorkspaceException(
+            "'" + relative + "' leads out of the workspace through a link");
+      }
+    } catch (NoSuchFileException e) {
+      // a dangling link: it points nowhere inside the workspace
+      throw new WorkspaceException("'" + relative + "' runs through a link that points nowhere");
+    } catch (IOException e) {
+      throw new WorkspaceException(
+          "'" + relative + "' cannot be checked: " + e.getClass().getSimpleName());
+    }
+  }
+
+  /** Creates a folder and its parents; an existing folder is fine, a file in the way is not. */
+  public Path createFolder(String relative) throws IOException {
+    Path folder = resolve(relative);
+    if (Files.exists(folder) && !Files.isDirectory(folder)) {
+      throw new WorkspaceException("'" + relative + "' is a file, not a folder");
+    }
+    try {
+      Files.createDirectories(folder);
+    } catch (FileAlreadyExistsException e) {
+      throw new WorkspaceException("a file is in the way of folder '" + relative + "'");
+    }
+    return folder;
+  }
+
+  /**
+   * The files and folders directly in {@code relative} (the workspace itself when null), by name.
+   */
+  public List<Entry> list(String relative) throws IOException {
+    Path folder =
+        relative == null || relative.isBlank() || relative.equals("/") || relative.equals(".")
+            ? root
+            : resolve(relative);
+    Files.createDirectories(root);
+    if (!Files.isDirectory(folder)) {
+      throw new WorkspaceException(
+          Files.exists(folder)
+              ? "'" + relative + "' is a file; list its folder instead"
+              : "no folder '" + relative + "' in the workspace");
+    }
+    List<Entry> entries = new ArrayList<>();
+    try (Stream<Path> children = Files.list(folder)) {
+      for (Path child : (Iterable<Path>) children::iterator) {
+        String name = child.getFileName().toString();
+        BasicFileAttributes attributes =
+            Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (name.startsWith(TEMP_PREFIX)) {
+          sweepIfStale(child, attributes);
+          continue;
+        }
+        if (attributes.isSymbolicLink()) {
+          continue;
+        }
+        entries.add(
+            new Entry(
+                relative(child),
+                name,
+                attributes.isDirectory(),
+                attributes.isDirectory() ? 0 : attributes.size(),
+                attributes.lastModifiedTime().toInstant()));
+      }
+    }
+    entries.sort(Comparator.comparing((Entry e) -> !e.folder()).thenComparing(Entry::name));
+    return entries;
+  }
+
+  /** A temporary file left by a write that died long ago; a recent one may still be in flight. */
+  private static void sweepIfStale(Path temp, BasicFileAttributes attributes) {
+    if (attributes.lastModifiedTime().toMillis() < System.currentTimeMillis() - STALE_TEMP_MILLIS) {
+      try {
+        Files.deleteIfExists(temp);
+      } catch (IOException e) {
+        // swept on a later listing
+      }
+    }
+  }
+
+  /** Deletes a file, or an empty folder; a folder with files in it is refused. */
+  public void delete(String relative) throws IOException {
+    Path target = resolve(relative);
+    if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+      throw new WorkspaceException(
+          "no file '" + relative + "' in the workspace; list_files shows what is there");
+    }
+    try {
+      Files.delete(target);
+    } catch (DirectoryNotEmptyException e) {
+      throw new WorkspaceException(
+          "folder '" + relative + "' is not empty; delete its files first");
+    }
+  }
+
+  public boolean exists(String relative) {
+    return Files.isRegularFile(resolve(relative));
+  }
+
+  public byte[] read(String relative) throws IOException {
+    Path file = resolve(relative);
+    if (!Files.isRegularFile(file)) {
+      throw new WorkspaceException(
+          "no file '" + relative + "' in the workspace; list_files shows what is there");
+    }
+    return Files.readAllBytes(file);
+  }
+
+  /** Replaces (or creates) a file with {@code content}, atomically; its folders are created. */
+  public Path write(String relative, byte[] content) throws IOException {
+    return write(relative, out -> out.write(content));
+  }
+
+  /**
+   * Replaces (or creates) a file atomically: the content goes to a temporary file beside it, which
+   * is forced to disk and then renamed over the target, and the folder is synced so the rename
+   * survives a power cut.
+   */
+  public Path write(String relative, Content content) throws IOException {
+    Path target = resolve(relative);
+    if (Files.isDirectory(target)) {
+      throw new WorkspaceException("'" + relative + "' is a folder");
+    }
+    Path folder = target.getParent();
+    Files.createDirectories(folder);
+    Path temp = folder.resolve(TEMP_PREFIX + UUID.randomUUID());
+    try {
+      try (FileChannel channel =
+          FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        OutputStream out = Channels.newOutputStream(channel);
+        content.writeTo(out);
+        out.flush();
+        channel.force(true);
+      }
+      try {
+        Files.move(
+            temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        throw new IOException("the workspace's file system cannot rename atomically", e);
+      }
+      syncFolder(folder);
+      return target;
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  private static void syncFolder(Path folder) {
+    try (FileChannel channel = FileChannel.open(folder, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException e) {
+      // some file systems cannot open a folder for syncing; the rename itself stays atomic
+    }
+  }
+}

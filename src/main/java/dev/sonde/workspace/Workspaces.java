@@ -1,0 +1,24 @@
+package dev.sonde.workspace;
+
+import java.nio.file.Path;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/** Every account's workspace, each a folder under {@code <data.dir>/workspace}. */
+public final class Workspaces {
+  private final Path root;
+  private final ConcurrentMap<String, Workspace> opened = new ConcurrentHashMap<>();
+
+  public Workspaces(Path root) {
+    this.root = root.toAbsolutePath().normalize();
+  }
+
+  /** The workspace of {@code account}, created on first use. */
+  public Workspace of(String account) {
+    if (account == null || !account.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
+      throw new WorkspaceException(
+          "account names are 1-64 ASCII letters, digits, '.', '_' or '-': " + account);
+    }
+    return opened.computeIfAbsent(account, a -> new Workspace(root.resolve(a)));
+  }
+}
