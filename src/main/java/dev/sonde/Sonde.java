@@ -10,6 +10,7 @@ import dev.sonde.mcp.McpServer;
 import dev.sonde.mcp.ServerInfo;
 import dev.sonde.mcp.SessionStore;
 import dev.sonde.mcp.ToolRegistry;
+import dev.sonde.timeseries.TagTables;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.FamilyVerticle;
 import dev.sonde.tools.PromptProvider;
@@ -29,6 +30,7 @@ import dev.sonde.tools.schema.DatabasePrompts;
 import dev.sonde.tools.schema.SchemaFamilyVerticle;
 import dev.sonde.tools.schema.SchemaResources;
 import dev.sonde.tools.system.SystemFamilyVerticle;
+import dev.sonde.tools.timeseries.TimeSeriesFamilyVerticle;
 import dev.sonde.web.JobsApi;
 import dev.sonde.web.OriginGuard;
 import dev.sonde.web.StdioTransport;
@@ -216,13 +218,15 @@ public final class Sonde {
             config,
             jobs,
             databases,
-            new Workspaces(Path.of(config.data().dir()).resolve("workspace")));
+            new Workspaces(Path.of(config.data().dir()).resolve("workspace")),
+            new TagTables(vertx, config, databases));
     List<FamilyVerticle> families = new ArrayList<>();
     List<ResourceProvider> resources = new ArrayList<>();
     List<PromptProvider> prompts = new ArrayList<>();
     families.add(new SystemFamilyVerticle(services, startedAt));
     families.add(new SchemaFamilyVerticle(services));
     families.add(new QueryFamilyVerticle(services));
+    families.add(new TimeSeriesFamilyVerticle(services));
     families.add(new FilesFamilyVerticle(services));
     resources.add(new SchemaResources(vertx, config, databases));
     prompts.add(new DatabasePrompts(databases));

@@ -40,7 +40,9 @@ public final class ConfigLoader {
           "databases.connections",
           BINDER.valueToTree(SondeConfig.ConnectionConfig.template()),
           "docs.sources",
-          BINDER.valueToTree(SondeConfig.DocsSourceConfig.template()));
+          BINDER.valueToTree(SondeConfig.DocsSourceConfig.template()),
+          "timeseries.tables",
+          BINDER.valueToTree(SondeConfig.TagTableConfig.template()));
 
   private ConfigLoader() {}
 
@@ -286,6 +288,7 @@ public final class ConfigLoader {
     }
     validateDatabases(c.databases());
     validateDocs(c.docs());
+    validateTimeSeries(c.timeseries(), c.databases());
     if (c.cluster().enabled()) {
       throw new ConfigException(
           "configuration key 'cluster.enabled': this build has no cluster manager; set it to false");
@@ -340,6 +343,47 @@ public final class ConfigLoader {
               range(at + "maxChars", c.maxChars(), 100, 10_000_000);
               range(at + "maxSqlLength", c.maxSqlLength(), 100, 10_000_000);
               range(at + "queryTimeoutSeconds", c.queryTimeoutSeconds(), 1, 24 * 3600);
+            });
+  }
+
+  private static void validateTimeSeries(
+      SondeConfig.TimeSeriesConfig timeseries, SondeConfig.DatabasesConfig databases) {
+    range("timeseries.refreshSeconds", timeseries.refreshSeconds(), 1, 86400);
+    try {
+      java.time.ZoneId.of(timeseries.timezone());
+    } catch (java.time.DateTimeException e) {
+      throw new ConfigException(
+          "configuration key 'timeseries.timezone' is not a timezone: '"
+              + timeseries.timezone()
+              + "' (use a region such as Asia/Seoul, or UTC)");
+    }
+    timeseries
+        .tables()
+        .forEach(
+            (name, t) -> {
+              String at = "timeseries.tables." + name + ".";
+              if (!databases.connections().containsKey(t.connection())) {
+                throw new ConfigException(
+                    "configuration key '"
+                        + at
+                        + "connection' must name one of databases.connections "
+                        + databases.connections().keySet());
+              }
+              for (String key : List.of("table", "tag", "time")) {
+                String value =
+                    switch (key) {
+                      case "table" -> t.table();
+                      case "tag" -> t.tag();
+                      default -> t.time();
+                    };
+                if (value.isBlank()) {
+                  throw new ConfigException("configuration key '" + at + key + "' needs a value");
+                }
+              }
+              if (t.values().isEmpty()) {
+                throw new ConfigException(
+                    "configuration key '" + at + "values' needs at least one value column");
+              }
             });
   }
 

@@ -12,7 +12,8 @@ public record SondeConfig(
     ClusterConfig cluster,
     FamiliesConfig families,
     DatabasesConfig databases,
-    DocsConfig docs) {
+    DocsConfig docs,
+    TimeSeriesConfig timeseries) {
 
   /** HTTP listener and the limits of every transport. */
   public record ServerConfig(
@@ -76,12 +77,13 @@ public record SondeConfig(
       int queryTimeoutSeconds,
       boolean readOnly,
       boolean write,
-      String guard) {
+      String guard,
+      boolean rollups) {
 
     /** What an entry under {@code databases.connections} starts from before its own keys apply. */
     public static ConnectionConfig template() {
       return new ConnectionConfig(
-          "duckdb", "", "", "", "", "", false, 1000, 4000, 65536, 30, true, false, "strict");
+          "duckdb", "", "", "", "", "", false, 1000, 4000, 65536, 30, true, false, "strict", false);
     }
   }
 
@@ -124,6 +126,27 @@ public record SondeConfig(
     }
   }
 
+  /**
+   * Tag tables and charts: the timezone times are shown in when a call names none, how often tag
+   * lists and rollups catch up with new rows, and tag tables named by hand (beside those detected
+   * by their shape).
+   */
+  public record TimeSeriesConfig(
+      String timezone, int refreshSeconds, Map<String, TagTableConfig> tables) {}
+
+  /**
+   * A tag table named by hand: where it is and which columns hold the tag name, the time and the
+   * values.
+   */
+  public record TagTableConfig(
+      String connection, String table, String tag, String time, List<String> values) {
+
+    /** What an entry under {@code timeseries.tables} starts from before its own keys apply. */
+    public static TagTableConfig template() {
+      return new TagTableConfig("", "", "", "", List.of());
+    }
+  }
+
   public static SondeConfig defaults() {
     return new SondeConfig(
         new ServerConfig(
@@ -153,7 +176,9 @@ public record SondeConfig(
                     30,
                     true,
                     false,
-                    "strict"))),
-        new DocsConfig(true, "docs-index", 20_000, 60, 48, 300, Map.of()));
+                    "strict",
+                    true))),
+        new DocsConfig(true, "docs-index", 20_000, 60, 48, 300, Map.of()),
+        new TimeSeriesConfig("UTC", 30, Map.of()));
   }
 }

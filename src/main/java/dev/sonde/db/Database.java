@@ -67,7 +67,11 @@ public final class Database {
     return dialect.name();
   }
 
-  <T> Future<T> read(SqlWork<T> work) {
+  /**
+   * Runs read-only work on a worker, inside the engine's read-only mode. For Sonde's own SQL, built
+   * from catalog names and numbers, never from a caller's text: that goes through {@link #query}.
+   */
+  public <T> Future<T> read(SqlWork<T> work) {
     return workers.executeBlocking(
         () -> {
           try (Connection connection = source.borrow()) {
@@ -82,6 +86,46 @@ public final class Database {
           }
         },
         false);
+  }
+
+  /**
+   * Sonde's own change to its own tables (rollups), in one transaction, on a connection that allows
+   * it ({@code rollups: true}); never a caller's SQL.
+   */
+  public <T> Future<T> maintain(SqlWork<T> work) {
+    if (!config.rollups()) {
+      return Future.failedFuture(
+          new DatabaseException("connection '" + name + "' does not let Sonde create tables"));
+    }
+    return workers.executeBlocking(
+        () -> {
+          try (Connection connection = source.borrow()) {
+            connection.setAutoCommit(false);
+            try {
+              T result = work.run(connection);
+              connection.commit();
+              return result;
+            } catch (SQLException | RuntimeException e) {
+              connection.rollback();
+              throw e;
+            } finally {
+              connection.setAutoCommit(true);
+            }
+          } catch (SQLException e) {
+            throw new DatabaseException(name + ": " + dialect.errorText(e));
+          }
+        },
+        false);
+  }
+
+  /** The table's name as the engine wants it in SQL, quoted from its parts. */
+  public String quoted(TableRef table) {
+    return dialect.quoted(table);
+  }
+
+  /** One identifier, quoted for the engine. */
+  public String quote(String identifier) {
+    return dialect.quote(identifier);
   }
 
   static String firstLine(String message) {

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -143,7 +144,7 @@ public final class DatabaseRegistry implements AutoCloseable {
         Files.deleteIfExists(Path.of(path));
         Files.deleteIfExists(Path.of(path + ".wal"));
         try (DuckDbSource source = new DuckDbSource("jdbc:duckdb:" + path, 1)) {
-          DemoDatabase.generate(source.root(), LocalDateTime.now());
+          DemoDatabase.generate(source.root(), LocalDateTime.now(ZoneOffset.UTC));
         }
       }
     }
@@ -167,7 +168,7 @@ public final class DatabaseRegistry implements AutoCloseable {
   /** Generates demo data if asked, then shuts the instance's doors to files and the network. */
   private static void prepareDuckDb(DuckDbSource source, ConnectionConfig c) throws SQLException {
     if (c.demo() && !DemoDatabase.isPresent(source.root())) {
-      DemoDatabase.generate(source.root(), LocalDateTime.now());
+      DemoDatabase.generate(source.root(), LocalDateTime.now(ZoneOffset.UTC));
     }
     try (Statement statement = source.root().createStatement()) {
       statement.execute("SET enable_external_access = false");

@@ -5,6 +5,6 @@ import java.sql.SQLException;
 
 /** Work done with a borrowed connection, on a worker thread. */
 @FunctionalInterface
-interface SqlWork<T> {
+public interface SqlWork<T> {
   T run(Connection connection) throws SQLException;
 }

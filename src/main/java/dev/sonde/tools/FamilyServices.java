@@ -3,6 +3,7 @@ package dev.sonde.tools;
 import dev.sonde.config.SondeConfig;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.jobs.JobRegistry;
+import dev.sonde.timeseries.TagTables;
 import dev.sonde.workspace.Workspaces;
 
 /**
@@ -10,4 +11,8 @@ import dev.sonde.workspace.Workspaces;
  * accounts' workspaces.
  */
 public record FamilyServices(
-    SondeConfig config, JobRegistry jobs, DatabaseRegistry databases, Workspaces workspaces) {}
+    SondeConfig config,
+    JobRegistry jobs,
+    DatabaseRegistry databases,
+    Workspaces workspaces,
+    TagTables tagTables) {}

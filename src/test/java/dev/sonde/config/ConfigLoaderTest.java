@@ -55,7 +55,8 @@ class ConfigLoaderTest {
                 docs.rescanMinutes(),
                 docs.refreshHours(),
                 docs.downloadTimeoutSeconds(),
-                Map.of()));
+                Map.of()),
+            shipped.timeseries());
     assertEquals(SondeConfig.defaults(), withoutSources);
   }
 

@@ -9,6 +9,7 @@ import dev.sonde.tools.files.FilesFamilyVerticle;
 import dev.sonde.tools.query.QueryFamilyVerticle;
 import dev.sonde.tools.schema.SchemaFamilyVerticle;
 import dev.sonde.tools.system.SystemFamilyVerticle;
+import dev.sonde.tools.timeseries.TimeSeriesFamilyVerticle;
 import io.vertx.core.json.JsonArray;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,11 +27,12 @@ class ToolsListGoldenTest {
 
   @Test
   void theDefaultToolListMatchesTheGoldenFile() throws IOException {
-    FamilyServices services = new FamilyServices(SondeConfig.defaults(), null, null, null);
+    FamilyServices services = new FamilyServices(SondeConfig.defaults(), null, null, null, null);
     JsonArray listing = new JsonArray();
     new SystemFamilyVerticle(services, Instant.now()).specs().forEach(s -> listing.add(s.toJson()));
     new SchemaFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
     new QueryFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
+    new TimeSeriesFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
     new FilesFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
     new DocsFamilyVerticle(services, new DocsLibrary(SondeConfig.defaults(), () -> ""))
         .specs()

@@ -4,16 +4,15 @@ import dev.sonde.db.QueryRequest;
 import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
+import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
-import dev.sonde.tools.ToolException;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.time.DateTimeException;
 import java.time.ZoneId;
 
 /**
@@ -55,7 +54,8 @@ final class ExecuteQueryTool implements Tool {
                           .put("enum", new JsonArray().add("iso").add("ms").add("us").add("ns")),
                       false),
                   "timezone",
-                  Schemas.string("IANA zone for iso times, e.g. Asia/Shanghai; default UTC"),
+                  Schemas.string(
+                      "IANA zone for iso times, e.g. Asia/Shanghai; default timeseries.timezone (UTC)"),
                   false))
           .output(
               Schemas.prop(
@@ -78,15 +78,7 @@ final class ExecuteQueryTool implements Tool {
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
     JsonObject args = ctx.args();
-    ZoneId zone;
-    try {
-      zone = ZoneId.of(args.getString("timezone", "UTC"));
-    } catch (DateTimeException e) {
-      throw new ToolException(
-          "unknown timezone '"
-              + args.getString("timezone")
-              + "'; use an IANA name such as Europe/Paris or UTC");
-    }
+    ZoneId zone = TimezoneArg.zone(services, ctx);
     QueryRequest request =
         new QueryRequest(
             args.getString("sql"),

@@ -1,6 +1,9 @@
 package dev.sonde.tools.schema;
 
+import dev.sonde.db.Database;
 import dev.sonde.db.TableRef;
+import dev.sonde.timeseries.TagTable;
+import dev.sonde.timeseries.TagTables;
 import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
@@ -13,6 +16,9 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** Every table and view, fully qualified, with its kind. */
 final class ListTablesTool implements Tool {
@@ -22,7 +28,8 @@ final class ListTablesTool implements Tool {
           .title("List tables")
           .description(
               "Every table and view the connection's user can see, fully qualified"
-                  + " (database.schema.table), with its kind (TABLE, VIEW), and the count. Start here on"
+                  + " (database.schema.table), with its kind (TABLE, VIEW; TAG for time-series tag tables,"
+                  + " ROLLUP for the rollup tables Sonde keeps beside them), and the count. Start here on"
                   + " an unknown database.")
           .input(ConnectionArg.addTo(Schemas.object()))
           .output(Schemas.result("tables", "array", "count", "integer"))
@@ -38,10 +45,29 @@ final class ListTablesTool implements Tool {
     return spec;
   }
 
+  /** Tag tables as TAG, Sonde's rollup tables as ROLLUP. */
+  private static List<TableRef> withTimeSeriesKinds(List<TableRef> tables, List<TagTable> tags) {
+    Set<String> tagNames =
+        tags.stream().map(t -> t.table().qualified()).collect(Collectors.toSet());
+    return tables.stream()
+        .map(
+            t ->
+                tagNames.contains(t.qualified())
+                    ? t.withKind("TAG")
+                    : TagTables.isRollup(t) ? t.withKind("ROLLUP") : t)
+        .toList();
+  }
+
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return ConnectionArg.database(services, ctx)
-        .tables()
+    Database db = ConnectionArg.database(services, ctx);
+    return db.tables()
+        .compose(
+            tables ->
+                services
+                    .tagTables()
+                    .list(db)
+                    .map(tagTables -> withTimeSeriesKinds(tables, tagTables)))
         .map(
             tables -> {
               JsonArray list = new JsonArray();

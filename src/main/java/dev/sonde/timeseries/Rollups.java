@@ -1,0 +1,367 @@
+package dev.sonde.timeseries;
+
+import dev.sonde.db.Database;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rollup tables beside a tag table, per second, minute and hour: count, sum, min, max, sum of
+ * squares, first and last of its first value column, keyed by tag and bucket start (epoch ms).
+ * Created on first use where the connection allows it ({@code rollups: true}), then kept current:
+ * each refresh rebuilds only the buckets from the last one it saw onwards, seconds from the raw
+ * rows, minutes from seconds, hours from minutes, in one transaction. A row that arrives later than
+ * rows of a bucket already closed is not picked up; {@link #rebuild} starts over.
+ */
+public final class Rollups {
+  private static final Logger LOG = LoggerFactory.getLogger(Rollups.class);
+  static final List<Unit> UNITS = List.of(Unit.SEC, Unit.MIN, Unit.HOUR);
+  private static final String STATE = TagTables.ROLLUP_PREFIX + "_state";
+
+  private final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
+
+  /** A table's rollups: where they stand, and the refresh that is running, if any. */
+  private static final class Tracked {
+    final Database db;
+    final TagTable table;
+    volatile State state = State.UNKNOWN;
+    volatile long upTo = Long.MIN_VALUE;
+    volatile String error;
+    Future<Void> running = Future.succeededFuture();
+
+    Tracked(Database db, TagTable table) {
+      this.db = db;
+      this.table = table;
+    }
+  }
+
+  enum State {
+    UNKNOWN,
+    BUILDING,
+    READY,
+    FAILED
+  }
+
+  Rollups(Vertx vertx, int refreshSeconds) {
+    vertx.setPeriodic(refreshSeconds * 1000L, id -> refreshAll());
+  }
+
+  /** The name of a rollup table, in the schema of its tag table. */
+  static String tableName(TagTable table, Unit unit) {
+    return TagTables.ROLLUP_PREFIX + "_" + table.table().name() + "_" + unit.specName();
+  }
+
+  static String qualified(Database db, TagTable table, String name) {
+    String schema = table.table().schema();
+    return schema == null || schema.isEmpty()
+        ? db.quote(name)
+        : db.quote(schema) + "." + db.quote(name);
+  }
+
+  /**
+   * Whether rollups can answer for {@code table} now, brought up to its newest row. The first call
+   * finds the rollups an earlier run left, or starts building them in the background and answers
+   * false meanwhile; a connection without {@code rollups: true} always answers false.
+   */
+  public Future<Boolean> ready(Database db, TagTable table) {
+    if (!db.config().rollups()) {
+      return Future.succeededFuture(false);
+    }
+    Tracked t = tracked.computeIfAbsent(table.key(), k -> new Tracked(db, table));
+    return switch (t.state) {
+      case READY -> refresh(t).map(v -> t.state == State.READY);
+      case BUILDING, FAILED -> Future.succeededFuture(false);
+      case UNKNOWN -> {
+        t.state = State.BUILDING;
+        Future<Void> build = refresh(t);
+        yield hasState(db, table)
+            .compose(
+                found ->
+                    found ? build.map(v -> t.state == State.READY) : Future.succeededFuture(false));
+      }
+    };
+  }
+
+  /** Waits for rollups of {@code table} to be built and current (for tests and benchmarks). */
+  public Future<Boolean> awaitReady(Database db, TagTable table) {
+    return ready(db, table)
+        .compose(
+            ok -> {
+              Tracked t = tracked.get(table.key());
+              return t == null
+                  ? Future.succeededFuture(false)
+                  : refresh(t).map(v -> t.state == State.READY);
+            });
+  }
+
+  /** Drops a table's rollups and builds them again from its raw rows. */
+  public Future<Boolean> rebuild(Database db, TagTable table) {
+    Tracked t = tracked.computeIfAbsent(table.key(), k -> new Tracked(db, table));
+    return enqueue(
+            t,
+            () ->
+                db.maintain(
+                        c -> {
+                          for (Unit u : UNITS) {
+                            execute(
+                                c,
+                                "DROP TABLE IF EXISTS "
+                                    + qualified(db, table, tableName(table, u)));
+                          }
+                          if (exists(c, db, table, STATE)) {
+                            execute(
+                                c,
+                                "DELETE FROM "
+                                    + qualified(db, table, STATE)
+                                    + " WHERE table_name = '"
+                                    + table.table().name().replace("'", "''")
+                                    + "'");
+                          }
+                          return null;
+                        })
+                    .<Void>mapEmpty())
+        .compose(
+            v -> {
+              t.upTo = Long.MIN_VALUE;
+              return refresh(t);
+            })
+        .map(v -> t.state == State.READY);
+  }
+
+  /** What describe_table says about a table's rollups. */
+  public JsonObject describe(Database db, TagTable table) {
+    JsonObject out =
+        new JsonObject().put("units", new JsonArray(UNITS.stream().map(Unit::specName).toList()));
+    if (!db.config().rollups()) {
+      return out.put("available", false)
+          .put("state", "off")
+          .put(
+              "note",
+              "the connection does not let Sonde create tables (rollups: false); charts bucket the raw rows");
+    }
+    Tracked t = tracked.get(table.key());
+    State state = t == null ? State.UNKNOWN : t.state;
+    out.put("available", state == State.READY)
+        .put("state", state.name().toLowerCase(java.util.Locale.ROOT));
+    if (state == State.READY) {
+      out.put("up_to_ms", t.upTo)
+          .put("tables", new JsonArray(UNITS.stream().map(u -> tableName(table, u)).toList()));
+    }
+    if (t != null && t.error != null) {
+      out.put("error", t.error);
+    }
+    return out;
+  }
+
+  private Future<Boolean> hasState(Database db, TagTable table) {
+    return db.read(c -> exists(c, db, table, STATE) && watermark(c, db, table, Unit.HOUR) != null);
+  }
+
+  private void refreshAll() {
+    tracked.values().stream().filter(t -> t.state == State.READY).forEach(this::refresh);
+  }
+
+  private Future<Void> refresh(Tracked t) {
+    return enqueue(
+        t,
+        () ->
+            t.db
+                .maintain(c -> update(c, t.db, t.table))
+                .map(
+                    upTo -> {
+                      t.upTo = upTo;
+                      t.state = State.READY;
+                      t.error = null;
+                      return (Void) null;
+                    })
+                .recover(
+                    e -> {
+                      t.state = State.FAILED;
+                      t.error = e.getMessage();
+                      LOG.warn("rollups of {} failed: {}", t.table.key(), e.getMessage());
+                      return Future.succeededFuture();
+                    }));
+  }
+
+  /** Runs one refresh after the one before it, never two at once for a table. */
+  private synchronized Future<Void> enqueue(
+      Tracked t, java.util.function.Supplier<Future<Void>> work) {
+    Promise<Void> done = Promise.promise();
+    t.running.onComplete(ignored -> work.get().onComplete(done));
+    t.running = done.future();
+    return t.running;
+  }
+
+  /** Brings every unit up to the newest raw row; returns that row's time. */
+  private static long update(Connection c, Database db, TagTable table) throws SQLException {
+    Engine engine = Engine.of(db.dialectName());
+    String time = db.quote(table.timeColumn());
+    String raw = db.quoted(table.table());
+    Long newest;
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT max(" + engine.epochMs(time) + ") FROM " + raw)) {
+      rs.next();
+      long v = rs.getLong(1);
+      newest = rs.wasNull() ? null : v;
+    }
+    String state = qualified(db, table, STATE);
+    execute(
+        c,
+        "CREATE TABLE IF NOT EXISTS "
+            + state
+            + " (table_name VARCHAR NOT NULL, unit VARCHAR NOT NULL, watermark_ms BIGINT NOT NULL)");
+    if (newest == null) {
+      return Long.MIN_VALUE;
+    }
+    String tag = db.quote(table.tagColumn());
+    String value = db.quote(table.valueColumn());
+    String ms = engine.epochMs(time);
+    Unit finer = null;
+    for (Unit unit : UNITS) {
+      String rollup = qualified(db, table, tableName(table, unit));
+      execute(
+          c,
+          "CREATE TABLE IF NOT EXISTS "
+              + rollup
+              + " (tag VARCHAR, bucket BIGINT NOT NULL, cnt BIGINT NOT NULL, sum_v DOUBLE PRECISION, min_v DOUBLE PRECISION, max_v DOUBLE PRECISION, sumsq_v DOUBLE PRECISION, first_v DOUBLE PRECISION, last_v DOUBLE PRECISION, first_ms BIGINT, last_ms BIGINT)");
+      if (engine == Engine.POSTGRES) {
+        execute(
+            c,
+            "CREATE INDEX IF NOT EXISTS "
+                + db.quote(tableName(table, unit) + "_bucket")
+                + " ON "
+                + rollup
+                + " (bucket)");
+      }
+      Long mark = watermark(c, db, table, unit);
+      Long from = mark == null ? null : Math.floorDiv(mark, unit.millis()) * unit.millis();
+      String bucket =
+          engine.bucket(finer == null ? ms : "bucket", unit, 1, java.time.ZoneOffset.UTC);
+      String select;
+      if (finer == null) {
+        select =
+            "SELECT "
+                + tag
+                + ", "
+                + bucket
+                + " AS b, count("
+                + value
+                + "), sum("
+                + value
+                + "), min("
+                + value
+                + "), max("
+                + value
+                + "), sum("
+                + value
+                + " * "
+                + value
+                + "), "
+                + engine.first(value, time)
+                + ", "
+                + engine.last(value, time)
+                + ", min("
+                + ms
+                + "), max("
+                + ms
+                + ") FROM "
+                + raw
+                + " WHERE "
+                + value
+                + " IS NOT NULL AND "
+                + time
+                + " <= "
+                + engine.timeLiteral(newest, table.zoned())
+                + (from == null
+                    ? ""
+                    : " AND " + time + " >= " + engine.timeLiteral(from, table.zoned()))
+                + " GROUP BY 1, 2 ORDER BY 2";
+      } else {
+        select =
+            "SELECT tag, "
+                + bucket
+                + " AS b, sum(cnt), sum(sum_v), min(min_v), max(max_v), sum(sumsq_v), "
+                + engine.first("first_v", "first_ms")
+                + ", "
+                + engine.last("last_v", "last_ms")
+                + ", min(first_ms), max(last_ms) FROM "
+                + qualified(db, table, tableName(table, finer))
+                + (from == null ? "" : " WHERE bucket >= " + from)
+                + " GROUP BY 1, 2 ORDER BY 2";
+      }
+      if (from != null) {
+        execute(c, "DELETE FROM " + rollup + " WHERE bucket >= " + from);
+      }
+      execute(c, "INSERT INTO " + rollup + " " + select);
+      String name = "'" + table.table().name().replace("'", "''") + "'";
+      execute(
+          c,
+          "DELETE FROM "
+              + state
+              + " WHERE table_name = "
+              + name
+              + " AND unit = '"
+              + unit.specName()
+              + "'");
+      execute(
+          c,
+          "INSERT INTO "
+              + state
+              + " VALUES ("
+              + name
+              + ", '"
+              + unit.specName()
+              + "', "
+              + newest
+              + ")");
+      finer = unit;
+    }
+    return newest;
+  }
+
+  private static Long watermark(Connection c, Database db, TagTable table, Unit unit)
+      throws SQLException {
+    if (!exists(c, db, table, STATE)) {
+      return null;
+    }
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT max(watermark_ms) FROM "
+                    + qualified(db, table, STATE)
+                    + " WHERE table_name = '"
+                    + table.table().name().replace("'", "''")
+                    + "' AND unit = '"
+                    + unit.specName()
+                    + "'")) {
+      rs.next();
+      long v = rs.getLong(1);
+      return rs.wasNull() ? null : v;
+    }
+  }
+
+  private static boolean exists(Connection c, Database db, TagTable table, String name)
+      throws SQLException {
+    try (ResultSet rs =
+        c.getMetaData().getTables(table.table().catalog(), table.table().schema(), name, null)) {
+      return rs.next();
+    }
+  }
+
+  private static void execute(Connection c, String sql) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+}

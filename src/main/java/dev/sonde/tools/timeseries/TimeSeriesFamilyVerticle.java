@@ -1,0 +1,14 @@
+package dev.sonde.tools.timeseries;
+
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.FamilyVerticle;
+import java.util.List;
+
+/** Tag tables: their tags, and charts compiled from small specs into verified queries. */
+public final class TimeSeriesFamilyVerticle extends FamilyVerticle {
+  public static final String FAMILY = "timeseries";
+
+  public TimeSeriesFamilyVerticle(FamilyServices services) {
+    super(FAMILY, services, List.of(new ListTableTagsTool(services)));
+  }
+}
