@@ -1,5 +1,6 @@
 package dev.sonde.tools.timeseries;
 
+import dev.sonde.timeseries.Charts;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.FamilyVerticle;
 import java.util.List;
@@ -9,6 +10,16 @@ public final class TimeSeriesFamilyVerticle extends FamilyVerticle {
   public static final String FAMILY = "timeseries";
 
   public TimeSeriesFamilyVerticle(FamilyServices services) {
-    super(FAMILY, services, List.of(new ListTableTagsTool(services)));
+    this(services, new Charts(services.databases(), services.tagTables()));
+  }
+
+  private TimeSeriesFamilyVerticle(FamilyServices services, Charts charts) {
+    super(
+        FAMILY,
+        services,
+        List.of(
+            new ListTableTagsTool(services),
+            new CompileChartTool(services, charts, "compile_chart_from_spec"),
+            new CompileChartTool(services, charts, "compile_tql_from_spec")));
   }
 }

@@ -1,0 +1,20 @@
+package dev.sonde.timeseries;
+
+import java.util.Locale;
+
+/** What a chart shows: one tag's aggregates, several tags compared, candlesticks, coordinates. */
+public enum ChartKind {
+  METRICS,
+  TAGS,
+  OHLC,
+  GEOMAP;
+
+  public static ChartKind of(String name) {
+    try {
+      return valueOf(name.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new TimeSeriesException(
+          "spec.kind must be metrics, tags, ohlc or geomap, not '" + name + "'");
+    }
+  }
+}

@@ -1,0 +1,661 @@
+package dev.sonde.timeseries;
+
+import dev.sonde.db.Database;
+import dev.sonde.db.DatabaseRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
+import java.time.temporal.TemporalAdjusters;
+import java.time.zone.ZoneOffsetTransition;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Compiles a chart spec into SQL over a tag table (or its rollups), runs it once, and gives the
+ * chart document: the spec, the plan (unit, period, source, notices), the SQL and an ECharts option
+ * template, plus the data it drew. A saved chart keeps its spec and compiles again when opened, so
+ * it follows the data and never runs SQL read back from a file.
+ */
+public final class Charts {
+  public static final String FORMAT = "sonde.chart";
+  public static final int VERSION = 1;
+  private static final List<String> AGGS =
+      List.of("avg", "max", "min", "sum", "count", "sumsq", "raw");
+  private static final int RAW_POINTS = 10_000;
+
+  private final DatabaseRegistry databases;
+  private final TagTables tagTables;
+
+  public Charts(DatabaseRegistry databases, TagTables tagTables) {
+    this.databases = databases;
+    this.tagTables = tagTables;
+  }
+
+  /** A compiled and executed chart: the document to save or return, and its series. */
+  public record Compiled(JsonObject document, JsonArray series, JsonObject summary) {}
+
+  private record Metric(String agg, String label) {}
+
+  /** Compiles {@code spec} on connection {@code connection} (null: default) and runs it. */
+  public Future<Compiled> compile(String connection, JsonObject spec, ZoneId zone) {
+    Database db = databases.get(connection);
+    String tableName = spec.getString("table");
+    if (tableName == null || tableName.isBlank()) {
+      return Future.failedFuture(
+          new TimeSeriesException("spec.table is required: the tag table, e.g. EXAMPLE"));
+    }
+    Engine engine;
+    try {
+      engine = Engine.of(db.dialectName());
+    } catch (TimeSeriesException e) {
+      return Future.failedFuture(e);
+    }
+    return tagTables
+        .find(db, tableName)
+        .compose(table -> tagTables.tags(table).map(tags -> new Object[] {table, tags}))
+        .compose(
+            found -> {
+              TagTable table = (TagTable) found[0];
+              @SuppressWarnings("unchecked")
+              List<String> known = (List<String>) found[1];
+              List<String> tags = tagsOf(spec, known);
+              ChartKind kind = kindOf(spec, tags);
+              List<Metric> metrics = metricsOf(spec, kind);
+              return tagTables
+                  .rollups()
+                  .ready(db, table)
+                  .compose(
+                      rollups ->
+                          bounds(db, engine, table, tags, rollups)
+                              .compose(
+                                  b ->
+                                      run(
+                                          db, engine, table, spec, zone, kind, tags, metrics,
+                                          rollups, b)));
+            });
+  }
+
+  private static List<String> tagsOf(JsonObject spec, List<String> known) {
+    List<String> tags = new ArrayList<>();
+    Object many = spec.getValue("tags");
+    if (many instanceof JsonArray a) {
+      a.forEach(t -> tags.add(String.valueOf(t)));
+    } else if (many instanceof String s) {
+      tags.add(s);
+    }
+    Object one = spec.getValue("tag");
+    if (one instanceof String s && !tags.contains(s)) {
+      tags.add(0, s);
+    } else if (one instanceof JsonArray a) {
+      a.forEach(t -> tags.add(String.valueOf(t)));
+    }
+    if (tags.isEmpty()) {
+      throw new TimeSeriesException(
+          "spec.tag (or spec.tags) is required; this table's tags include "
+              + known.stream().limit(10).toList());
+    }
+    for (String tag : tags) {
+      if (!known.contains(tag)) {
+        throw new TimeSeriesException(
+            "unknown tag '"
+                + tag
+                + "'; the closest tags are "
+                + TagTables.closest(tag, known, 5)
+                + " (list_table_tags lists them all)");
+      }
+    }
+    return tags;
+  }
+
+  private static ChartKind kindOf(JsonObject spec, List<String> tags) {
+    String named = spec.getString("kind");
+    ChartKind kind =
+        named == null
+            ? (tags.size() > 1 ? ChartKind.TAGS : ChartKind.METRICS)
+            : ChartKind.of(named);
+    if ((kind == ChartKind.METRICS || kind == ChartKind.OHLC) && tags.size() != 1) {
+      throw new TimeSeriesException(
+          "a "
+              + kind.name().toLowerCase(Locale.ROOT)
+              + " chart shows one tag; use kind tags to compare "
+              + tags);
+    }
+    if (kind == ChartKind.GEOMAP && tags.size() != 2) {
+      throw new TimeSeriesException(
+          "a geomap takes two tags, latitude then longitude: tags: [\"lat\", \"lon\"]");
+    }
+    return kind;
+  }
+
+  private static List<Metric> metricsOf(JsonObject spec, ChartKind kind) {
+    List<Metric> out = new ArrayList<>();
+    JsonArray given = spec.getJsonArray("metrics");
+    if (given != null) {
+      for (Object o : given) {
+        JsonObject m =
+            o instanceof JsonObject j ? j : new JsonObject().put("agg", String.valueOf(o));
+        String agg = m.getString("agg", "avg").toLowerCase(Locale.ROOT);
+        if (!AGGS.contains(agg)) {
+          throw new TimeSeriesException("metrics agg '" + agg + "' is not one of " + AGGS);
+        }
+        out.add(new Metric(agg, m.getString("label", agg)));
+      }
+    }
+    if (out.isEmpty()) {
+      out.add(new Metric("avg", "avg"));
+    }
+    if (kind != ChartKind.METRICS && out.size() > 1) {
+      out = List.of(out.get(0));
+    }
+    if (out.stream().anyMatch(m -> m.agg().equals("raw")) && out.size() > 1) {
+      throw new TimeSeriesException(
+          "raw values cannot be drawn beside aggregates; ask for raw alone");
+    }
+    return out;
+  }
+
+  /** The first and last time of the tags, from the hour rollup when it is current. */
+  private static Future<long[]> bounds(
+      Database db, Engine engine, TagTable table, List<String> tags, boolean rollups) {
+    String in = inList(tags);
+    String sql =
+        rollups
+            ? "SELECT min(first_ms), max(last_ms) FROM "
+                + Rollups.qualified(db, table, Rollups.tableName(table, Unit.HOUR))
+                + " WHERE tag IN "
+                + in
+            : "SELECT min("
+                + engine.epochMs(db.quote(table.timeColumn()))
+                + "), max("
+                + engine.epochMs(db.quote(table.timeColumn()))
+                + ") FROM "
+                + db.quoted(table.table())
+                + " WHERE "
+                + db.quote(table.tagColumn())
+                + " IN "
+                + in;
+    return db.read(
+        c -> {
+          try (Statement st = c.createStatement();
+              ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            long first = rs.getLong(1);
+            if (rs.wasNull()) {
+              throw new TimeSeriesException(
+                  "the tags " + tags + " have no rows in " + table.table().qualified());
+            }
+            return new long[] {first, rs.getLong(2)};
+          }
+        });
+  }
+
+  private static String inList(List<String> tags) {
+    return "("
+        + String.join(", ", tags.stream().map(t -> "'" + t.replace("'", "''") + "'").toList())
+        + ")";
+  }
+
+  private Future<Compiled> run(
+      Database db,
+      Engine engine,
+      TagTable table,
+      JsonObject spec,
+      ZoneId zone,
+      ChartKind kind,
+      List<String> tags,
+      List<Metric> metrics,
+      boolean rollups,
+      long[] bounds) {
+    JsonObject range = spec.getJsonObject("timeRange", new JsonObject());
+    Long start =
+        TimeArg.parse(range.getValue("start"), "timeRange.start", zone, bounds[0], bounds[1]);
+    Long end = TimeArg.parse(range.getValue("end"), "timeRange.end", zone, bounds[0], bounds[1]);
+    boolean raw =
+        metrics.get(0).agg().equals("raw")
+            || (spec.containsKey("rollup") && spec.getValue("rollup") == null);
+    List<String> notices = new ArrayList<>();
+    if (raw) {
+      return runRaw(db, engine, table, spec, zone, kind, tags, start, end, bounds, notices);
+    }
+    UnitPhrase unit = unitOf(spec);
+    ChartPlan plan =
+        ChartPlan.of(new ChartPlan.Request(kind, unit, start, end, rollups), bounds[0], bounds[1]);
+    notices.addAll(plan.notices());
+    long width = plan.unit().millis() * plan.multiple();
+    long from = alignDown(plan.start(), plan.unit(), plan.multiple(), zone);
+    long lastBucket = alignDown(plan.end(), plan.unit(), plan.multiple(), zone);
+    long until =
+        plan.unit().calendar() ? nextCalendar(lastBucket, plan.unit(), zone) : lastBucket + width;
+    Unit rollup = rollups ? rollupFor(plan, zone, from, until) : null;
+    String sql = sql(db, engine, table, kind, tags, metrics, plan, zone, from, until, rollup);
+    String source = rollup == null ? "raw" : Rollups.tableName(table, rollup);
+    return execute(db, sql, kind, tags, metrics)
+        .map(
+            series -> {
+              JsonObject planJson =
+                  new JsonObject()
+                      .put("unit", plan.unit().specName())
+                      .put("multiple", plan.multiple())
+                      .put("range", Times.range(from, until, zone))
+                      .put("source", source);
+              return finish(
+                  db,
+                  table,
+                  spec,
+                  zone,
+                  kind,
+                  tags,
+                  metrics,
+                  series,
+                  sql,
+                  planJson,
+                  notices,
+                  plan.multiple() + " " + plan.unit().specName());
+            });
+  }
+
+  private Future<Compiled> runRaw(
+      Database db,
+      Engine engine,
+      TagTable table,
+      JsonObject spec,
+      ZoneId zone,
+      ChartKind kind,
+      List<String> tags,
+      Long start,
+      Long end,
+      long[] bounds,
+      List<String> notices) {
+    long until = end == null ? bounds[1] : Math.min(end, bounds[1]);
+    long from =
+        start == null
+            ? Math.max(bounds[0], until - Unit.SEC.drawableMillis())
+            : Math.max(start, bounds[0]);
+    if (start == null) {
+      notices.add(
+          "raw values of the last "
+              + ChartPlan.human(until - from)
+              + " before the data's last time");
+    }
+    String time = db.quote(table.timeColumn());
+    String sql =
+        "SELECT "
+            + engine.epochMs(time)
+            + " AS t, "
+            + db.quote(table.tagColumn())
+            + " AS tag, "
+            + db.quote(table.valueColumn())
+            + " AS v FROM "
+            + db.quoted(table.table())
+            + " WHERE "
+            + db.quote(table.tagColumn())
+            + " IN "
+            + inList(tags)
+            + " AND "
+            + time
+            + " >= "
+            + engine.timeLiteral(from, table.zoned())
+            + " AND "
+            + time
+            + " <= "
+            + engine.timeLiteral(until, table.zoned())
+            + " ORDER BY 1 LIMIT "
+            + (RAW_POINTS + 1);
+    return execute(db, sql, ChartKind.TAGS, tags, List.of(new Metric("raw", "raw")))
+        .map(
+            series -> {
+              int points =
+                  series.stream().mapToInt(s -> ((JsonObject) s).getJsonArray("data").size()).sum();
+              if (points > RAW_POINTS) {
+                notices.add(
+                    "only the first "
+                        + RAW_POINTS
+                        + " raw values are drawn; give a rollup unit to see the whole period");
+              }
+              JsonObject planJson =
+                  new JsonObject()
+                      .put("unit", "raw")
+                      .put("range", Times.range(from, until, zone))
+                      .put("source", "raw");
+              return finish(
+                  db,
+                  table,
+                  spec,
+                  zone,
+                  kind == ChartKind.METRICS ? ChartKind.TAGS : kind,
+                  tags,
+                  List.of(new Metric("raw", "raw")),
+                  series,
+                  sql,
+                  planJson,
+                  notices,
+                  "raw");
+            });
+  }
+
+  private static UnitPhrase unitOf(JsonObject spec) {
+    Object rollup = spec.getValue("rollup");
+    UnitPhrase unit = null;
+    if (rollup instanceof String s && !s.isBlank()) {
+      unit = UnitPhrase.parse(s);
+      if (unit == null) {
+        throw new TimeSeriesException(
+            "rollup '"
+                + s
+                + "' is not a unit: use sec, min, hour, day, week or month, optionally with a multiple (\"5min\", \"10s\")");
+      }
+    } else if (spec.getString("question") != null) {
+      unit = UnitPhrase.parse(spec.getString("question"));
+    }
+    Integer n = spec.getInteger("rollupN");
+    if (unit != null && n != null) {
+      if (n < 1) {
+        throw new TimeSeriesException("rollupN must be 1 or more");
+      }
+      unit = new UnitPhrase(unit.unit(), n);
+    }
+    if (unit != null && unit.unit().calendar() && unit.multiple() != 1) {
+      throw new TimeSeriesException(
+          "day, week and month buckets take no multiple (rollupN 1); use a coarser unit instead of "
+              + unit.label());
+    }
+    return unit;
+  }
+
+  /** The start of the bucket holding {@code at}. */
+  static long alignDown(long at, Unit unit, int multiple, ZoneId zone) {
+    if (!unit.calendar()) {
+      long width = unit.millis() * multiple;
+      return Math.floorDiv(at, width) * width;
+    }
+    ZonedDateTime t = Instant.ofEpochMilli(at).atZone(zone).truncatedTo(ChronoUnit.DAYS);
+    if (unit == Unit.WEEK) {
+      t = t.with(TemporalAdjusters.previousOrSame(java.time.DayOfWeek.MONDAY));
+    } else if (unit == Unit.MONTH) {
+      t = t.withDayOfMonth(1);
+    }
+    return t.toInstant().toEpochMilli();
+  }
+
+  private static long nextCalendar(long bucketStart, Unit unit, ZoneId zone) {
+    ZonedDateTime t = Instant.ofEpochMilli(bucketStart).atZone(zone);
+    return (switch (unit) {
+          case DAY -> t.plusDays(1);
+          case WEEK -> t.plusWeeks(1);
+          default -> t.plusMonths(1);
+        })
+        .toInstant()
+        .toEpochMilli();
+  }
+
+  /** The coarsest rollup whose buckets fit whole into the chart's, or null for raw rows. */
+  private static Unit rollupFor(ChartPlan plan, ZoneId zone, long from, long until) {
+    for (Unit r : List.of(Unit.HOUR, Unit.MIN, Unit.SEC)) {
+      boolean fits =
+          plan.unit().calendar()
+              ? offsetsAreMultiplesOf(zone, from, until, r.millis())
+              : (plan.unit().millis() * plan.multiple()) % r.millis() == 0;
+      if (fits) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  /** Does {@code zone} keep its UTC offset a whole number of {@code millis} over the period? */
+  private static boolean offsetsAreMultiplesOf(ZoneId zone, long from, long until, long millis) {
+    var rules = zone.getRules();
+    Instant at = Instant.ofEpochMilli(from);
+    if (rules.getOffset(at).getTotalSeconds() * 1000L % millis != 0) {
+      return false;
+    }
+    ZoneOffsetTransition next = rules.nextTransition(at);
+    while (next != null && next.toEpochSecond() * 1000 < until) {
+      if (next.getOffsetAfter().getTotalSeconds() * 1000L % millis != 0) {
+        return false;
+      }
+      next = rules.nextTransition(next.getInstant());
+    }
+    return true;
+  }
+
+  private static String sql(
+      Database db,
+      Engine engine,
+      TagTable table,
+      ChartKind kind,
+      List<String> tags,
+      List<Metric> metrics,
+      ChartPlan plan,
+      ZoneId zone,
+      long from,
+      long until,
+      Unit rollup) {
+    boolean fromRollup = rollup != null;
+    String ms = fromRollup ? "bucket" : engine.epochMs(db.quote(table.timeColumn()));
+    String bucket = engine.bucket(ms, plan.unit(), plan.multiple(), zone);
+    String tag = fromRollup ? "tag" : db.quote(table.tagColumn());
+    String source =
+        fromRollup
+            ? Rollups.qualified(db, table, Rollups.tableName(table, rollup))
+            : db.quoted(table.table());
+    String range =
+        fromRollup
+            ? "bucket >= " + from + " AND bucket < " + until
+            : db.quote(table.timeColumn())
+                + " >= "
+                + engine.timeLiteral(from, table.zoned())
+                + " AND "
+                + db.quote(table.timeColumn())
+                + " < "
+                + engine.timeLiteral(until, table.zoned());
+    String v = db.quote(table.valueColumn());
+    String time = db.quote(table.timeColumn());
+    List<String> columns = new ArrayList<>();
+    if (kind == ChartKind.OHLC) {
+      columns.add(fromRollup ? engine.first("first_v", "first_ms") : engine.first(v, time));
+      columns.add(fromRollup ? engine.last("last_v", "last_ms") : engine.last(v, time));
+      columns.add(fromRollup ? "min(min_v)" : "min(" + v + ")");
+      columns.add(fromRollup ? "max(max_v)" : "max(" + v + ")");
+    } else {
+      for (Metric m : metrics) {
+        columns.add(aggregate(m.agg(), fromRollup, v));
+      }
+    }
+    boolean perTag = kind == ChartKind.TAGS || kind == ChartKind.GEOMAP;
+    return "SELECT "
+        + bucket
+        + " AS t"
+        + (perTag ? ", " + tag + " AS tag" : "")
+        + ", "
+        + String.join(", ", columns)
+        + " FROM "
+        + source
+        + " WHERE "
+        + tag
+        + " IN "
+        + inList(tags)
+        + " AND "
+        + range
+        + (fromRollup ? "" : " AND " + v + " IS NOT NULL")
+        + " GROUP BY 1"
+        + (perTag ? ", 2" : "")
+        + " ORDER BY 1";
+  }
+
+  private static String aggregate(String agg, boolean fromRollup, String v) {
+    if (fromRollup) {
+      return switch (agg) {
+        case "avg" -> "sum(sum_v) / sum(cnt)";
+        case "max" -> "max(max_v)";
+        case "min" -> "min(min_v)";
+        case "sum" -> "sum(sum_v)";
+        case "count" -> "sum(cnt)";
+        default -> "sum(sumsq_v)";
+      };
+    }
+    return switch (agg) {
+      case "avg", "max", "min", "sum", "count" -> agg + "(" + v + ")";
+      default -> "sum(" + v + " * " + v + ")";
+    };
+  }
+
+  /**
+   * Runs the chart's SQL and shapes its rows into ECharts series: {name, data: [[ms, value...]]}.
+   */
+  private static Future<JsonArray> execute(
+      Database db, String sql, ChartKind kind, List<String> tags, List<Metric> metrics) {
+    int timeout = db.config().queryTimeoutSeconds();
+    return db.read(
+        c -> {
+          Map<String, JsonArray> byName = new LinkedHashMap<>();
+          boolean perTag = kind == ChartKind.TAGS || kind == ChartKind.GEOMAP;
+          if (perTag) {
+            tags.forEach(t -> byName.put(t, new JsonArray()));
+          } else if (kind == ChartKind.OHLC) {
+            byName.put(tags.get(0), new JsonArray());
+          } else {
+            metrics.forEach(m -> byName.put(m.label(), new JsonArray()));
+          }
+          try (Statement st = c.createStatement()) {
+            st.setQueryTimeout(timeout);
+            try (ResultSet rs = st.executeQuery(sql)) {
+              while (rs.next()) {
+                long t = rs.getLong(1);
+                if (perTag) {
+                  byName.get(rs.getString(2)).add(new JsonArray().add(t).add(number(rs, 3)));
+                } else if (kind == ChartKind.OHLC) {
+                  byName
+                      .get(tags.get(0))
+                      .add(
+                          new JsonArray()
+                              .add(t)
+                              .add(number(rs, 2))
+                              .add(number(rs, 3))
+                              .add(number(rs, 4))
+                              .add(number(rs, 5)));
+                } else {
+                  int i = 2;
+                  for (Metric m : metrics) {
+                    byName.get(m.label()).add(new JsonArray().add(t).add(number(rs, i++)));
+                  }
+                }
+              }
+            }
+          }
+          JsonArray series = new JsonArray();
+          byName.forEach(
+              (name, data) -> series.add(new JsonObject().put("name", name).put("data", data)));
+          return series;
+        });
+  }
+
+  private static Double number(ResultSet rs, int column) throws SQLException {
+    double v = rs.getDouble(column);
+    return rs.wasNull() || Double.isNaN(v) ? null : v;
+  }
+
+  private Compiled finish(
+      Database db,
+      TagTable table,
+      JsonObject spec,
+      ZoneId zone,
+      ChartKind kind,
+      List<String> tags,
+      List<Metric> metrics,
+      JsonArray series,
+      String sql,
+      JsonObject plan,
+      List<String> notices,
+      String unitLabel) {
+    int points = series.stream().mapToInt(s -> ((JsonObject) s).getJsonArray("data").size()).sum();
+    if (points == 0) {
+      throw new TimeSeriesException(
+          "the chart ran but found no data in "
+              + plan.getJsonObject("range").getString("start")
+              + " – "
+              + plan.getJsonObject("range").getString("end")
+              + "; widen timeRange or leave it out");
+    }
+    plan.put("notices", new JsonArray(notices));
+    JsonObject output = spec.getJsonObject("output", new JsonObject());
+    String title = output.getString("title", defaultTitle(kind, tags, metrics)) + " · " + unitLabel;
+    JsonObject document =
+        new JsonObject()
+            .put("format", FORMAT)
+            .put("version", VERSION)
+            .put("connection", db.name())
+            .put("table", table.table().qualified())
+            .put("kind", kind.name().toLowerCase(Locale.ROOT))
+            .put("tags", new JsonArray(tags))
+            .put("timezone", zone.getId())
+            .put("spec", spec.copy())
+            .put("plan", plan)
+            .put("sql", sql)
+            .put(
+                "option",
+                EChartsOption.template(
+                    kind,
+                    output.getString("chartType", "line"),
+                    title,
+                    output.getString(
+                        "subtitle",
+                        table.table().name()
+                            + " · "
+                            + plan.getJsonObject("range").getString("start")
+                            + " – "
+                            + plan.getJsonObject("range").getString("end")),
+                    series,
+                    zone));
+    return new Compiled(document, series, summary(series, zone));
+  }
+
+  private static String defaultTitle(ChartKind kind, List<String> tags, List<Metric> metrics) {
+    return switch (kind) {
+      case METRICS ->
+          tags.get(0) + " " + String.join(", ", metrics.stream().map(Metric::label).toList());
+      case OHLC -> tags.get(0) + " candlesticks";
+      case GEOMAP -> "position (" + tags.get(0) + ", " + tags.get(1) + ")";
+      case TAGS -> String.join(" vs ", tags) + " (" + metrics.get(0).label() + ")";
+    };
+  }
+
+  /** Per series: points, first and last bucket, min, max and last value. */
+  static JsonObject summary(JsonArray series, ZoneId zone) {
+    JsonArray out = new JsonArray();
+    for (Object o : series) {
+      JsonObject s = (JsonObject) o;
+      JsonArray data = s.getJsonArray("data");
+      JsonObject one = new JsonObject().put("name", s.getString("name")).put("points", data.size());
+      if (!data.isEmpty()) {
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (Object p : data) {
+          Double v = ((JsonArray) p).getDouble(1);
+          if (v != null) {
+            min = Math.min(min, v);
+            max = Math.max(max, v);
+          }
+        }
+        JsonArray last = data.getJsonArray(data.size() - 1);
+        one.put("first_time", Times.readable(data.getJsonArray(0).getLong(0), zone))
+            .put("last_time", Times.readable(last.getLong(0), zone))
+            .put("min", min)
+            .put("max", max)
+            .put("last", last.getValue(1));
+      }
+      out.add(one);
+    }
+    return new JsonObject().put("series", out);
+  }
+}
