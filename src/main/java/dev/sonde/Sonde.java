@@ -3,6 +3,7 @@ package dev.sonde;
 import dev.sonde.config.ConfigException;
 import dev.sonde.config.ConfigLoader;
 import dev.sonde.config.SondeConfig;
+import dev.sonde.dashboard.Dashboards;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.docs.DocsLibrary;
 import dev.sonde.jobs.JobRegistry;
@@ -10,6 +11,7 @@ import dev.sonde.mcp.McpServer;
 import dev.sonde.mcp.ServerInfo;
 import dev.sonde.mcp.SessionStore;
 import dev.sonde.mcp.ToolRegistry;
+import dev.sonde.timeseries.Charts;
 import dev.sonde.timeseries.TagTables;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.FamilyVerticle;
@@ -20,6 +22,7 @@ import dev.sonde.tools.ToolResultCodec;
 import dev.sonde.tools.conformance.ConformanceFamilyVerticle;
 import dev.sonde.tools.conformance.ConformancePrompts;
 import dev.sonde.tools.conformance.ConformanceResources;
+import dev.sonde.tools.dashboard.DashboardFamilyVerticle;
 import dev.sonde.tools.docs.DocsFamilyVerticle;
 import dev.sonde.tools.docs.DocsIndexing;
 import dev.sonde.tools.docs.DocsResources;
@@ -31,6 +34,7 @@ import dev.sonde.tools.schema.SchemaFamilyVerticle;
 import dev.sonde.tools.schema.SchemaResources;
 import dev.sonde.tools.system.SystemFamilyVerticle;
 import dev.sonde.tools.timeseries.TimeSeriesFamilyVerticle;
+import dev.sonde.web.DashboardsApi;
 import dev.sonde.web.JobsApi;
 import dev.sonde.web.OriginGuard;
 import dev.sonde.web.StdioTransport;
@@ -213,20 +217,19 @@ public final class Sonde {
     Instant startedAt = Instant.now();
     JobRegistry jobs =
         new JobRegistry(vertx, config.jobs().historyPerJob(), config.jobs().retainFinished());
-    FamilyServices services =
-        new FamilyServices(
-            config,
-            jobs,
-            databases,
-            new Workspaces(Path.of(config.data().dir()).resolve("workspace")),
-            new TagTables(vertx, config, databases));
+    TagTables tagTables = new TagTables(vertx, config, databases);
+    Workspaces workspaces = new Workspaces(Path.of(config.data().dir()).resolve("workspace"));
+    FamilyServices services = new FamilyServices(config, jobs, databases, workspaces, tagTables);
+    Charts charts = new Charts(databases, tagTables);
+    Dashboards dashboards = new Dashboards(vertx, charts);
     List<FamilyVerticle> families = new ArrayList<>();
     List<ResourceProvider> resources = new ArrayList<>();
     List<PromptProvider> prompts = new ArrayList<>();
     families.add(new SystemFamilyVerticle(services, startedAt));
     families.add(new SchemaFamilyVerticle(services));
     families.add(new QueryFamilyVerticle(services));
-    families.add(new TimeSeriesFamilyVerticle(services));
+    families.add(new TimeSeriesFamilyVerticle(services, charts));
+    families.add(new DashboardFamilyVerticle(services, dashboards));
     families.add(new FilesFamilyVerticle(services));
     resources.add(new SchemaResources(vertx, config, databases));
     prompts.add(new DatabasePrompts(databases));
@@ -283,7 +286,17 @@ public final class Sonde {
       deployed =
           deployed.compose(
               v ->
-                  startWeb(vertx, config, server, jobs)
+                  startWeb(
+                          vertx,
+                          config,
+                          server,
+                          jobs,
+                          new DashboardsApi(
+                              vertx,
+                              workspaces,
+                              dashboards,
+                              config.mcp().defaultAccount(),
+                              config.timeseries().timezone()))
                       .map(
                           p -> {
                             port.set(p);
@@ -304,7 +317,11 @@ public final class Sonde {
   }
 
   private static Future<Integer> startWeb(
-      Vertx vertx, SondeConfig config, McpServer server, JobRegistry jobs) {
+      Vertx vertx,
+      SondeConfig config,
+      McpServer server,
+      JobRegistry jobs,
+      DashboardsApi dashboardsApi) {
     OriginGuard guard = new OriginGuard(config.server().allowedOrigins());
     StreamableHttpTransport http = new StreamableHttpTransport(vertx, server, config);
     WebSocketTransport webSocket =
@@ -319,7 +336,8 @@ public final class Sonde {
         .deployVerticle(
             () -> {
               WebServerVerticle verticle =
-                  new WebServerVerticle(config, requested, guard, http, webSocket, jobsApi);
+                  new WebServerVerticle(
+                      config, requested, guard, http, webSocket, jobsApi, dashboardsApi);
               first.compareAndSet(null, verticle);
               return verticle;
             },

@@ -19,6 +19,7 @@ public final class WebServerVerticle extends VerticleBase {
   private final StreamableHttpTransport http;
   private final WebSocketTransport webSocket;
   private final JobsApi jobsApi;
+  private final DashboardsApi dashboardsApi;
   private final int port;
   private HttpServer server;
 
@@ -28,13 +29,15 @@ public final class WebServerVerticle extends VerticleBase {
       OriginGuard guard,
       StreamableHttpTransport http,
       WebSocketTransport webSocket,
-      JobsApi jobsApi) {
+      JobsApi jobsApi,
+      DashboardsApi dashboardsApi) {
     this.config = config;
     this.port = port;
     this.guard = guard;
     this.http = http;
     this.webSocket = webSocket;
     this.jobsApi = jobsApi;
+    this.dashboardsApi = dashboardsApi;
   }
 
   @Override
@@ -42,6 +45,7 @@ public final class WebServerVerticle extends VerticleBase {
     Router router = Router.router(vertx);
     webSocket.mount(router);
     jobsApi.mount(router);
+    dashboardsApi.mount(router);
     router
         .route("/*")
         .handler(

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sonde.config.SondeConfig;
 import dev.sonde.docs.DocsLibrary;
+import dev.sonde.tools.dashboard.DashboardFamilyVerticle;
 import dev.sonde.tools.docs.DocsFamilyVerticle;
 import dev.sonde.tools.files.FilesFamilyVerticle;
 import dev.sonde.tools.query.QueryFamilyVerticle;
@@ -32,7 +33,8 @@ class ToolsListGoldenTest {
     new SystemFamilyVerticle(services, Instant.now()).specs().forEach(s -> listing.add(s.toJson()));
     new SchemaFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
     new QueryFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
-    new TimeSeriesFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
+    new TimeSeriesFamilyVerticle(services, null).specs().forEach(s -> listing.add(s.toJson()));
+    new DashboardFamilyVerticle(services, null).specs().forEach(s -> listing.add(s.toJson()));
     new FilesFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
     new DocsFamilyVerticle(services, new DocsLibrary(SondeConfig.defaults(), () -> ""))
         .specs()

@@ -9,11 +9,7 @@ import java.util.List;
 public final class TimeSeriesFamilyVerticle extends FamilyVerticle {
   public static final String FAMILY = "timeseries";
 
-  public TimeSeriesFamilyVerticle(FamilyServices services) {
-    this(services, new Charts(services.databases(), services.tagTables()));
-  }
-
-  private TimeSeriesFamilyVerticle(FamilyServices services, Charts charts) {
+  public TimeSeriesFamilyVerticle(FamilyServices services, Charts charts) {
     super(
         FAMILY,
         services,

@@ -1,0 +1,525 @@
+package dev.sonde.dashboard;
+
+import dev.sonde.timeseries.Charts;
+import dev.sonde.timeseries.TimeSeriesException;
+import dev.sonde.workspace.Workspace;
+import dev.sonde.workspace.WorkspaceException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Dashboards in an account's workspace: {@code *.dsh} JSON files of panels drawn from saved charts
+ * or from inline panels (a table and its tags). The format is versioned ({@code format:
+ * sonde.dashboard, version: 1}); panels have a UUID, a title, a type, a data source, a grid place
+ * and options. Every panel with data is compiled when it is added, so a dashboard never holds a
+ * panel that cannot draw.
+ */
+public final class Dashboards {
+  public static final String FORMAT = "sonde.dashboard";
+  public static final int VERSION = 1;
+  public static final int GRID_COLUMNS = 12;
+  static final List<String> TYPES =
+      List.of("Line", "Bar", "Scatter", "Pie", "Gauge", "Text", "Geomap", "Candlestick", "Chart");
+  private static final DateTimeFormatter SUFFIX =
+      DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+
+  private final Vertx vertx;
+  private final Charts charts;
+
+  public Dashboards(Vertx vertx, Charts charts) {
+    this.vertx = vertx;
+    this.charts = charts;
+  }
+
+  /** {@code name}, with {@code .dsh} added when missing; ASCII, as the reference requires. */
+  public static String filename(String name) {
+    if (name == null || name.isBlank()) {
+      throw new DashboardException("filename is required, e.g. plant/overview.dsh");
+    }
+    String f = name.trim().endsWith(".dsh") ? name.trim() : name.trim() + ".dsh";
+    if (!f.matches("[A-Za-z0-9_./-]+")) {
+      throw new DashboardException(
+          "filename '"
+              + name
+              + "' must be ASCII letters, digits, '.', '_', '-' or '/', e.g. plant/overview.dsh");
+    }
+    return f;
+  }
+
+  /** A panel's data: the chart's ECharts option, its series, notices, or the error it met. */
+  public record PanelData(
+      JsonObject option,
+      JsonArray series,
+      JsonObject summary,
+      JsonArray notices,
+      JsonObject range) {}
+
+  /**
+   * Creates a dashboard; an existing file is kept and the new one saved beside it with a time
+   * suffix, unless {@code overwrite}.
+   */
+  public Future<JsonObject> create(
+      Workspace ws,
+      String name,
+      String title,
+      JsonArray panels,
+      String start,
+      String end,
+      String refresh,
+      boolean overwrite,
+      String connection,
+      ZoneId zone) {
+    String file = filename(name);
+    JsonObject board =
+        new JsonObject()
+            .put("format", FORMAT)
+            .put("version", VERSION)
+            .put("title", title == null || title.isBlank() ? file : title)
+            .put("timeRange", new JsonObject().put("start", start).put("end", end))
+            .put("refresh", refresh(refresh))
+            .put("timezone", zone.getId())
+            .put("panels", new JsonArray())
+            .put("created", Instant.now().toString());
+    List<Future<JsonObject>> built = new ArrayList<>();
+    for (Object p : panels) {
+      built.add(panel(ws, asPanel(p), connection, zone, board.getJsonObject("timeRange")));
+    }
+    return Future.all(built)
+        .compose(
+            all -> {
+              List<JsonObject> made = all.list();
+              made.forEach(p -> place(board, p));
+              if (start == null && end == null) {
+                fitTimeRange(board, made);
+              }
+              return blocking(
+                  () -> {
+                    String target = file;
+                    if (ws.exists(file) && !overwrite) {
+                      target =
+                          file.substring(0, file.length() - 4)
+                              + "-"
+                              + SUFFIX.format(Instant.now())
+                              + ".dsh";
+                      board.put("kept_existing", file);
+                    }
+                    save(ws, target, board);
+                    return board.copy().put("path", target);
+                  });
+            });
+  }
+
+  public Future<JsonObject> read(Workspace ws, String name) {
+    String file = filename(name);
+    return blocking(() -> load(ws, file));
+  }
+
+  public Future<JsonObject> addPanel(
+      Workspace ws, String name, JsonObject spec, String connection, ZoneId zone) {
+    return read(ws, name)
+        .compose(
+            board ->
+                panel(ws, spec, connection, zone, board.getJsonObject("timeRange"))
+                    .compose(
+                        p ->
+                            blocking(
+                                () -> {
+                                  place(board, p);
+                                  save(ws, filename(name), board);
+                                  return p;
+                                })));
+  }
+
+  /** Retitles the panel named by id or by title. */
+  public Future<JsonObject> retitle(Workspace ws, String name, String panel, String title) {
+    if (title == null || title.isBlank()) {
+      return Future.failedFuture(new DashboardException("new_title is required"));
+    }
+    return read(ws, name)
+        .compose(
+            board ->
+                blocking(
+                    () -> {
+                      JsonObject p = find(board, panel);
+                      p.put("title", title);
+                      save(ws, filename(name), board);
+                      return p;
+                    }));
+  }
+
+  public Future<JsonObject> removePanel(Workspace ws, String name, String panel) {
+    return read(ws, name)
+        .compose(
+            board ->
+                blocking(
+                    () -> {
+                      JsonObject p = find(board, panel);
+                      board.getJsonArray("panels").remove(p);
+                      save(ws, filename(name), board);
+                      return p;
+                    }));
+  }
+
+  public Future<JsonObject> updateTimeRange(
+      Workspace ws, String name, String start, String end, String refresh) {
+    return read(ws, name)
+        .compose(
+            board ->
+                blocking(
+                    () -> {
+                      JsonObject range = board.getJsonObject("timeRange");
+                      if (start != null) {
+                        range.put("start", start);
+                      }
+                      if (end != null) {
+                        range.put("end", end);
+                      }
+                      if (refresh != null) {
+                        board.put("refresh", refresh(refresh));
+                      }
+                      save(ws, filename(name), board);
+                      return board;
+                    }));
+  }
+
+  public Future<Void> delete(Workspace ws, String name) {
+    String file = filename(name);
+    return blocking(
+        () -> {
+          load(ws, file);
+          ws.delete(file);
+          return null;
+        });
+  }
+
+  /**
+   * The data of one panel over the dashboard's period, or over {@code start}/{@code end} when the
+   * viewer's time picker sets them.
+   */
+  public Future<PanelData> panelData(
+      Workspace ws, JsonObject panel, JsonObject timeRange, ZoneId zone) {
+    JsonObject source = panel.getJsonObject("source", new JsonObject());
+    if (source.containsKey("text")) {
+      return Future.succeededFuture(
+          new PanelData(
+              new JsonObject(),
+              new JsonArray(),
+              new JsonObject().put("series", new JsonArray()),
+              new JsonArray(),
+              null));
+    }
+    Future<JsonObject> chart =
+        source.containsKey("chart_path")
+            ? chartFile(ws, source.getString("chart_path"))
+            : Future.succeededFuture(
+                new JsonObject()
+                    .put("spec", source.getJsonObject("spec"))
+                    .put("connection", source.getString("connection")));
+    return chart
+        .compose(
+            c -> {
+              JsonObject spec = c.getJsonObject("spec").copy();
+              if (timeRange != null
+                  && (timeRange.getValue("start") != null || timeRange.getValue("end") != null)) {
+                spec.put("timeRange", timeRange.copy());
+              }
+              return charts.compile(c.getString("connection"), spec, zone);
+            })
+        .map(
+            compiled ->
+                new PanelData(
+                    compiled.document().getJsonObject("option"),
+                    compiled.series(),
+                    compiled.summary(),
+                    compiled.document().getJsonObject("plan").getJsonArray("notices"),
+                    compiled.document().getJsonObject("plan").getJsonObject("range")));
+  }
+
+  /** A saved chart's document, checked to be one. */
+  public Future<JsonObject> chartFile(Workspace ws, String path) {
+    return blocking(
+        () -> {
+          JsonObject chart = parse(ws, path);
+          if (!Charts.FORMAT.equals(chart.getString("format"))) {
+            throw new DashboardException(
+                "'"
+                    + path
+                    + "' is not a saved chart (compile_chart_from_spec with filename makes one)");
+          }
+          return chart;
+        });
+  }
+
+  private static JsonObject asPanel(Object p) {
+    if (p instanceof JsonObject o) {
+      return o;
+    }
+    if (p instanceof Map<?, ?> m) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> map = (Map<String, Object>) m;
+      return new JsonObject(map);
+    }
+    throw new DashboardException(
+        "each chart is an object: {title, chart_path} or {title, type, table, tag}");
+  }
+
+  /** Builds a panel from a tool's chart entry, compiling it once so it is known to draw. */
+  private Future<JsonObject> panel(
+      Workspace ws, JsonObject entry, String connection, ZoneId zone, JsonObject range) {
+    String path = entry.getString("chart_path", entry.getString("tql_path"));
+    String type = typeOf(entry.getString("type", path != null ? "Chart" : "Line"));
+    JsonObject panel =
+        new JsonObject()
+            .put("id", UUID.randomUUID().toString())
+            .put(
+                "title",
+                entry.getString("title", path != null ? path : entry.getString("tag", type)))
+            .put("type", type)
+            .put("options", entry.getJsonObject("options", new JsonObject()));
+    if (type.equals("Text")) {
+      return Future.succeededFuture(
+          panel.put("source", new JsonObject().put("text", entry.getString("text", ""))));
+    }
+    JsonObject source;
+    if (path != null) {
+      source = new JsonObject().put("chart_path", path);
+    } else {
+      source =
+          new JsonObject()
+              .put("spec", inlineSpec(entry, type))
+              .put("connection", entry.getString("connection", connection));
+    }
+    panel.put("source", source);
+    return panelData(ws, panel, range, zone)
+        .map(
+            data ->
+                panel.put(
+                    "checked",
+                    new JsonObject()
+                        .put(
+                            "points",
+                            data.summary().getJsonArray("series").stream()
+                                .mapToInt(s -> ((JsonObject) s).getInteger("points"))
+                                .sum())
+                        .put("range", data.range())
+                        .put(
+                            "span_ms",
+                            data.range().getLong("end_ms") - data.range().getLong("start_ms"))));
+  }
+
+  /** The chart spec an inline panel stands for: its type picks the kind and the drawing. */
+  private static JsonObject inlineSpec(JsonObject entry, String type) {
+    String table = entry.getString("table");
+    if (table == null || table.isBlank()) {
+      throw new DashboardException(
+          "an inline panel needs table and tag (or chart_path for a saved chart)");
+    }
+    JsonArray tags = new JsonArray();
+    Object tag = entry.getValue("tag", entry.getValue("tags"));
+    if (tag instanceof JsonArray a) {
+      tags = a.copy();
+    } else if (tag != null) {
+      tags.add(String.valueOf(tag));
+    }
+    if (tags.isEmpty()) {
+      throw new DashboardException(
+          "inline panel '"
+              + entry.getString("title", type)
+              + "' needs tag (a tag of "
+              + table
+              + ")");
+    }
+    JsonObject spec = new JsonObject().put("table", table);
+    switch (type) {
+      case "Candlestick" -> spec.put("kind", "ohlc").put("tag", tags.getString(0));
+      case "Geomap" -> spec.put("kind", "geomap").put("tags", tags);
+      case "Pie" -> spec.put("kind", "tags").put("tags", tags);
+      default ->
+          spec.put("kind", tags.size() > 1 ? "tags" : "metrics")
+              .put(tags.size() > 1 ? "tags" : "tag", tags.size() > 1 ? tags : tags.getString(0));
+    }
+    if (entry.getValue("rollup") != null) {
+      spec.put("rollup", entry.getValue("rollup"));
+    }
+    if (entry.getJsonArray("metrics") != null) {
+      spec.put("metrics", entry.getJsonArray("metrics"));
+    }
+    spec.put(
+        "output",
+        new JsonObject()
+            .put("chartType", type.equals("Bar") ? "bar" : "line")
+            .put("title", entry.getString("title", tags.getString(0))));
+    return spec;
+  }
+
+  private static String typeOf(String type) {
+    for (String t : TYPES) {
+      if (t.equalsIgnoreCase(type)) {
+        return t;
+      }
+    }
+    throw new DashboardException("panel type '" + type + "' is not one of " + TYPES);
+  }
+
+  /**
+   * Puts a panel in the first free place of a 12-column grid, 6 wide and 8 high, never overlapping.
+   */
+  static void place(JsonObject board, JsonObject panel) {
+    JsonArray panels = board.getJsonArray("panels");
+    int w =
+        panel.getString("type").equals("Gauge") || panel.getString("type").equals("Text") ? 4 : 6;
+    int h = 8;
+    for (int y = 0; ; y += 1) {
+      for (int x = 0; x + w <= GRID_COLUMNS; x++) {
+        if (free(panels, x, y, w, h)) {
+          panel.put("grid", new JsonObject().put("x", x).put("y", y).put("w", w).put("h", h));
+          panels.add(panel);
+          return;
+        }
+      }
+    }
+  }
+
+  private static boolean free(JsonArray panels, int x, int y, int w, int h) {
+    for (Object o : panels) {
+      JsonObject g = ((JsonObject) o).getJsonObject("grid");
+      boolean apart =
+          x + w <= g.getInteger("x")
+              || g.getInteger("x") + g.getInteger("w") <= x
+              || y + h <= g.getInteger("y")
+              || g.getInteger("y") + g.getInteger("h") <= y;
+      if (!apart) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Without a period, the dashboard shows the longest period its panels drew, ending at the data's
+   * last time, so new rows move it along.
+   */
+  private static void fitTimeRange(JsonObject board, List<JsonObject> panels) {
+    long longest = 0;
+    for (JsonObject p : panels) {
+      JsonObject checked = p.getJsonObject("checked");
+      if (checked != null && checked.getLong("span_ms") != null) {
+        longest = Math.max(longest, checked.getLong("span_ms"));
+      }
+    }
+    if (longest > 0) {
+      board.put(
+          "timeRange",
+          new JsonObject().put("start", "last-" + (longest + 999) / 1000 + "s").put("end", "last"));
+    }
+  }
+
+  private static String refresh(String refresh) {
+    if (refresh == null || refresh.isBlank() || refresh.equalsIgnoreCase("off")) {
+      return null;
+    }
+    if (!refresh.matches("\\d+(s|m|h)")) {
+      throw new DashboardException(
+          "refresh '" + refresh + "' must look like 10s, 1m or 1h (or off)");
+    }
+    return refresh.toLowerCase(Locale.ROOT);
+  }
+
+  private static JsonObject find(JsonObject board, String panel) {
+    if (panel == null || panel.isBlank()) {
+      throw new DashboardException("name the panel by its id or its title");
+    }
+    List<JsonObject> byTitle = new ArrayList<>();
+    for (Object o : board.getJsonArray("panels")) {
+      JsonObject p = (JsonObject) o;
+      if (p.getString("id").equals(panel)) {
+        return p;
+      }
+      if (p.getString("title").equalsIgnoreCase(panel)) {
+        byTitle.add(p);
+      }
+    }
+    if (byTitle.size() == 1) {
+      return byTitle.get(0);
+    }
+    throw new DashboardException(
+        byTitle.isEmpty()
+            ? "no panel '" + panel + "'; panels: " + titles(board)
+            : "several panels are titled '"
+                + panel
+                + "'; name one by id: "
+                + byTitle.stream().map(p -> p.getString("id")).toList());
+  }
+
+  private static List<String> titles(JsonObject board) {
+    return board.getJsonArray("panels").stream()
+        .map(o -> ((JsonObject) o).getString("title"))
+        .toList();
+  }
+
+  private static JsonObject load(Workspace ws, String file) throws IOException {
+    JsonObject board = parse(ws, file);
+    if (!FORMAT.equals(board.getString("format"))) {
+      throw new DashboardException("'" + file + "' is not a Sonde dashboard");
+    }
+    if (board.getInteger("version", 0) > VERSION) {
+      throw new DashboardException(
+          "'"
+              + file
+              + "' was written by a newer Sonde (dashboard format "
+              + board.getInteger("version")
+              + ")");
+    }
+    return board;
+  }
+
+  private static JsonObject parse(Workspace ws, String file) throws IOException {
+    try {
+      return new JsonObject(new String(ws.read(file), StandardCharsets.UTF_8));
+    } catch (DecodeException e) {
+      throw new DashboardException("'" + file + "' is not valid JSON");
+    }
+  }
+
+  private static void save(Workspace ws, String file, JsonObject board) throws IOException {
+    board.put("updated", Instant.now().toString());
+    ws.write(file, board.encodePrettily().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private interface Blocking<T> {
+    T run() throws IOException;
+  }
+
+  private <T> Future<T> blocking(Blocking<T> work) {
+    return vertx.executeBlocking(
+        () -> {
+          try {
+            return work.run();
+          } catch (WorkspaceException e) {
+            throw new DashboardException(e.getMessage());
+          }
+        },
+        false);
+  }
+
+  /** Is this failure the caller's to fix? */
+  public static boolean callerError(Throwable e) {
+    return e instanceof DashboardException
+        || e instanceof TimeSeriesException
+        || e instanceof WorkspaceException;
+  }
+}
