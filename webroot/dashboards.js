@@ -52,10 +52,11 @@ function optionFor(type, data, zone) {
   const time = formatter(zone, true);
   const values = (name) => (byName[name] || []).map((p) => p[1]).filter((v) => v !== null);
   if (type === 'Pie') {
+    // a slice per tag: its average magnitude over the period (signals around zero stay positive)
     return {
-      title: option.title, tooltip: { trigger: 'item' }, legend: option.legend,
+      title: option.title, tooltip: { trigger: 'item', valueFormatter: (v) => v.toFixed(3) }, legend: option.legend,
       series: [{ type: 'pie', radius: '60%', data: data.series.map((s) => {
-        const v = values(s.name);
+        const v = values(s.name).map(Math.abs);
         return { name: s.name, value: v.length ? v.reduce((a, b) => a + b, 0) / v.length : 0 };
       }) }],
     };
@@ -64,7 +65,7 @@ function optionFor(type, data, zone) {
     const first = data.series[0];
     const v = values(first.name);
     const last = v.length ? v[v.length - 1] : 0;
-    return { title: option.title, series: [{ type: 'gauge', min: Math.floor(Math.min(...v, last)), max: Math.ceil(Math.max(...v, last)),
+    return { title: { text: option.title.text }, series: [{ type: 'gauge', min: Math.floor(Math.min(...v, last)), max: Math.ceil(Math.max(...v, last)),
       detail: { formatter: (x) => x.toFixed(2) }, data: [{ value: last, name: first.name }] }] };
   }
   for (const s of option.series) {

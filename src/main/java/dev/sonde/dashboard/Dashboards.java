@@ -2,6 +2,7 @@ package dev.sonde.dashboard;
 
 import dev.sonde.timeseries.Charts;
 import dev.sonde.timeseries.TimeSeriesException;
+import dev.sonde.timeseries.Times;
 import dev.sonde.workspace.Workspace;
 import dev.sonde.workspace.WorkspaceException;
 import io.vertx.core.Future;
@@ -104,7 +105,7 @@ public final class Dashboards {
               List<JsonObject> made = all.list();
               made.forEach(p -> place(board, p));
               if (start == null && end == null) {
-                fitTimeRange(board, made);
+                fitTimeRange(board, made, zone);
               }
               return blocking(
                   () -> {
@@ -315,10 +316,7 @@ public final class Dashboards {
                             data.summary().getJsonArray("series").stream()
                                 .mapToInt(s -> ((JsonObject) s).getInteger("points"))
                                 .sum())
-                        .put("range", data.range())
-                        .put(
-                            "span_ms",
-                            data.range().getLong("end_ms") - data.range().getLong("start_ms"))));
+                        .put("range", data.range())));
   }
 
   /** The chart spec an inline panel stands for: its type picks the kind and the drawing. */
@@ -410,21 +408,23 @@ public final class Dashboards {
   }
 
   /**
-   * Without a period, the dashboard shows the longest period its panels drew, ending at the data's
-   * last time, so new rows move it along.
+   * Without a period, each panel keeps the one its own chart fits to its data (a year of daily gold
+   * prices and an hour of vibration do not share a period); the dashboard records their union.
    */
-  private static void fitTimeRange(JsonObject board, List<JsonObject> panels) {
-    long longest = 0;
+  private static void fitTimeRange(JsonObject board, List<JsonObject> panels, ZoneId zone) {
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
     for (JsonObject p : panels) {
       JsonObject checked = p.getJsonObject("checked");
-      if (checked != null && checked.getLong("span_ms") != null) {
-        longest = Math.max(longest, checked.getLong("span_ms"));
+      if (checked != null && checked.getJsonObject("range") != null) {
+        first = Math.min(first, checked.getJsonObject("range").getLong("start_ms"));
+        last = Math.max(last, checked.getJsonObject("range").getLong("end_ms"));
       }
     }
-    if (longest > 0) {
-      board.put(
-          "timeRange",
-          new JsonObject().put("start", "last-" + (longest + 999) / 1000 + "s").put("end", "last"));
+    JsonObject range = board.getJsonObject("timeRange");
+    range.put("note", "each panel shows the period its chart fits to its data");
+    if (first <= last) {
+      range.put("fitted", Times.range(first, last, zone));
     }
   }
 

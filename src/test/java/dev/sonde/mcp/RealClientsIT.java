@@ -114,4 +114,30 @@ class RealClientsIT {
     assertTrue(outcome.output().contains("3 passed, 0 failed"), outcome.output());
     assertTrue(Files.size(shots.resolve("job-view.png")) > 10_000);
   }
+
+  @Test
+  void headlessChromiumDrawsADashboardMadeThroughMcp() throws Exception {
+    Path config = Files.createTempFile("sonde-dash-", ".yaml");
+    // its own demo connection: the test processes turn the shared "demo" one into an empty memory
+    // DB
+    Files.writeString(
+        config,
+        "databases:\n  defaultConnection: plant\n  connections:\n    plant:\n"
+            + "      type: duckdb\n      path: plant.duckdb\n      demo: true\n      rollups: true\n"
+            + "docs:\n  enabled: false\n");
+    Path shots = Path.of("target/screenshots").toAbsolutePath();
+    Files.createDirectories(shots);
+    try (PackagedSonde sonde = PackagedSonde.plainJar("--config", config.toString())) {
+      NodeScript.Outcome outcome =
+          NodeScript.run(
+              Path.of("target"),
+              240,
+              NodeScript.script("dashboard-view.mjs"),
+              String.valueOf(sonde.port()),
+              shots.toString());
+      assertEquals(0, outcome.exitCode(), outcome.output());
+      assertTrue(outcome.output().contains("5 passed, 0 failed"), outcome.output());
+      assertTrue(Files.size(shots.resolve("dashboard.png")) > 50_000);
+    }
+  }
 }

@@ -108,8 +108,11 @@ class DashboardToolsTest {
       boxes.add(box);
     }
     JsonObject range = made.getJsonObject("timeRange");
-    assertEquals("last", range.getString("end"));
-    assertTrue(range.getString("start").startsWith("last-"), range.encode());
+    assertEquals(null, range.getString("start"), "each panel keeps its own fitted period");
+    JsonObject fitted = range.getJsonObject("fitted");
+    assertTrue(
+        fitted.getLong("end_ms") - fitted.getLong("start_ms") > 300L * 86_400_000,
+        "the union reaches from a year of gold prices: " + fitted.encode());
 
     JsonObject preview =
         tools.ok("preview_dashboard", new JsonObject().put("filename", "t/plant.dsh"));
