@@ -76,7 +76,8 @@ public final class Charts {
                   .ready(db, table)
                   .compose(
                       rollups ->
-                          bounds(db, engine, table, tags, rollups)
+                          tagTables
+                              .bounds(table, tags)
                               .compose(
                                   b ->
                                       run(
@@ -162,41 +163,6 @@ public final class Charts {
           "raw values cannot be drawn beside aggregates; ask for raw alone");
     }
     return out;
-  }
-
-  /** The first and last time of the tags, from the hour rollup when it is current. */
-  private static Future<long[]> bounds(
-      Database db, Engine engine, TagTable table, List<String> tags, boolean rollups) {
-    String in = inList(tags);
-    String sql =
-        rollups
-            ? "SELECT min(first_ms), max(last_ms) FROM "
-                + Rollups.qualified(db, table, Rollups.tableName(table, Unit.HOUR))
-                + " WHERE tag IN "
-                + in
-            : "SELECT min("
-                + engine.epochMs(db.quote(table.timeColumn()))
-                + "), max("
-                + engine.epochMs(db.quote(table.timeColumn()))
-                + ") FROM "
-                + db.quoted(table.table())
-                + " WHERE "
-                + db.quote(table.tagColumn())
-                + " IN "
-                + in;
-    return db.read(
-        c -> {
-          try (Statement st = c.createStatement();
-              ResultSet rs = st.executeQuery(sql)) {
-            rs.next();
-            long first = rs.getLong(1);
-            if (rs.wasNull()) {
-              throw new TimeSeriesException(
-                  "the tags " + tags + " have no rows in " + table.table().qualified());
-            }
-            return new long[] {first, rs.getLong(2)};
-          }
-        });
   }
 
   private static String inList(List<String> tags) {

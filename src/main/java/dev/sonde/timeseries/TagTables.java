@@ -21,8 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
@@ -47,11 +46,11 @@ public final class TagTables {
 
   private record Detected(long at, List<TagTable> tables) {}
 
-  /** A table's tags and the newest time they were read up to. */
+  /** A table's tags with their first and last times, and the newest time read up to. */
   private static final class TagList {
-    final Set<String> tags = new TreeSet<>();
+    final Map<String, long[]> spans = new TreeMap<>();
     long watermark = Long.MIN_VALUE;
-    Future<List<String>> pending;
+    Future<Map<String, long[]>> pending;
   }
 
   public TagTables(Vertx vertx, SondeConfig config, DatabaseRegistry databases) {
@@ -255,7 +254,37 @@ public final class TagTables {
    * The table's tag names, sorted. The first call reads them all; later calls only read the rows
    * newer than the last one seen, so the list stays current without a full scan.
    */
-  public synchronized Future<List<String>> tags(TagTable table) {
+  public Future<List<String>> tags(TagTable table) {
+    return spans(table).map(spans -> List.copyOf(spans.keySet()));
+  }
+
+  /**
+   * The first and last time, in epoch ms, of {@code tags} together, from the same kept list: a
+   * chart learns where the data is without scanning it.
+   */
+  public Future<long[]> bounds(TagTable table, List<String> tags) {
+    return spans(table)
+        .map(
+            spans -> {
+              long first = Long.MAX_VALUE;
+              long last = Long.MIN_VALUE;
+              for (String tag : tags) {
+                long[] span = spans.get(tag);
+                if (span != null) {
+                  first = Math.min(first, span[0]);
+                  last = Math.max(last, span[1]);
+                }
+              }
+              if (first > last) {
+                throw new TimeSeriesException(
+                    "the tags " + tags + " have no rows in " + table.table().qualified());
+              }
+              return new long[] {first, last};
+            });
+  }
+
+  /** Each tag's first and last time, brought up to the newest rows. */
+  private synchronized Future<Map<String, long[]>> spans(TagTable table) {
     TagList list = tagLists.computeIfAbsent(table.key(), k -> new TagList());
     if (list.pending != null) {
       return list.pending;
@@ -264,37 +293,45 @@ public final class TagTables {
     Engine engine = Engine.of(db.dialectName());
     String tag = db.quote(table.tagColumn());
     String time = db.quote(table.timeColumn());
+    String ms = engine.epochMs(time);
     long since = list.watermark;
-    String where =
-        since == Long.MIN_VALUE
-            ? ""
-            : " WHERE " + time + " > " + engine.timeLiteral(since, table.zoned());
     String sql =
         "SELECT "
             + tag
-            + ", max("
-            + engine.epochMs(time)
+            + ", min("
+            + ms
+            + "), max("
+            + ms
             + ") FROM "
             + db.quoted(table.table())
-            + where
+            + (since == Long.MIN_VALUE
+                ? ""
+                : " WHERE " + time + " > " + engine.timeLiteral(since, table.zoned()))
             + " GROUP BY "
             + tag;
-    Future<List<String>> read =
+    Future<Map<String, long[]>> read =
         db.read(
                 c -> {
                   try (Statement st = c.createStatement();
                       ResultSet rs = st.executeQuery(sql)) {
                     synchronized (list) {
                       while (rs.next()) {
-                        if (rs.getString(1) != null) {
-                          list.tags.add(rs.getString(1));
+                        String name = rs.getString(1);
+                        long first = rs.getLong(2);
+                        long last = rs.getLong(3);
+                        if (name != null) {
+                          list.spans.merge(
+                              name,
+                              new long[] {first, last},
+                              (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
                         }
-                        list.watermark = Math.max(list.watermark, rs.getLong(2));
+                        list.watermark = Math.max(list.watermark, last);
                       }
-                      return List.copyOf(list.tags);
+                      return Map.copyOf(new TreeMap<>(list.spans));
                     }
                   }
                 })
+            .map(copy -> (Map<String, long[]>) new TreeMap<>(copy))
             .andThen(
                 done -> {
                   synchronized (this) {
