@@ -32,6 +32,7 @@ public final class Charts {
   private static final List<String> AGGS =
       List.of("avg", "max", "min", "sum", "count", "sumsq", "raw");
   private static final int RAW_POINTS = 10_000;
+  private static final long QUARTER_HOUR = 15 * 60_000L;
 
   private final DatabaseRegistry databases;
   private final TagTables tagTables;
@@ -62,27 +63,21 @@ public final class Charts {
     }
     return tagTables
         .find(db, tableName)
-        .compose(table -> tagTables.tags(table).map(tags -> new Object[] {table, tags}))
+        .compose(table -> tagTables.spans(table).map(spans -> new Object[] {table, spans}))
         .compose(
             found -> {
               TagTable table = (TagTable) found[0];
-              @SuppressWarnings("unchecked")
-              List<String> known = (List<String>) found[1];
-              List<String> tags = tagsOf(spec, known);
+              TagTables.Spans spans = (TagTables.Spans) found[1];
+              List<String> tags = tagsOf(spec, spans.tags());
               ChartKind kind = kindOf(spec, tags);
               List<Metric> metrics = metricsOf(spec, kind);
+              long[] bounds = spans.bounds(tags, table.table().qualified());
               return tagTables
                   .rollups()
-                  .ready(db, table)
+                  .ready(db, table, spans.newest())
                   .compose(
                       rollups ->
-                          tagTables
-                              .bounds(table, tags)
-                              .compose(
-                                  b ->
-                                      run(
-                                          db, engine, table, spec, zone, kind, tags, metrics,
-                                          rollups, b)));
+                          run(db, engine, table, spec, zone, kind, tags, metrics, rollups, bounds));
             });
   }
 
@@ -407,24 +402,41 @@ public final class Charts {
       long from,
       long until,
       Unit rollup) {
-    boolean fromRollup = rollup != null;
+    String rawRange =
+        db.quote(table.timeColumn())
+            + " >= "
+            + engine.timeLiteral(from, table.zoned())
+            + " AND "
+            + db.quote(table.timeColumn())
+            + " < "
+            + engine.timeLiteral(until, table.zoned());
+    // calendar buckets from raw rows: summarise by 15 minutes first (every zone offset is a
+    // multiple), so the zone conversion runs per quarter hour instead of per row
+    boolean summarised =
+        rollup == null
+            && plan.unit().calendar()
+            && offsetsAreMultiplesOf(zone, from, until, QUARTER_HOUR);
+    boolean fromRollup = rollup != null || summarised;
     String ms = fromRollup ? "bucket" : engine.epochMs(db.quote(table.timeColumn()));
     String bucket = engine.bucket(ms, plan.unit(), plan.multiple(), zone);
     String tag = fromRollup ? "tag" : db.quote(table.tagColumn());
-    String source =
-        fromRollup
-            ? Rollups.qualified(db, table, Rollups.tableName(table, rollup))
-            : db.quoted(table.table());
-    String range =
-        fromRollup
-            ? "bucket >= " + from + " AND bucket < " + until
-            : db.quote(table.timeColumn())
-                + " >= "
-                + engine.timeLiteral(from, table.zoned())
-                + " AND "
-                + db.quote(table.timeColumn())
-                + " < "
-                + engine.timeLiteral(until, table.zoned());
+    String source;
+    if (summarised) {
+      source =
+          "("
+              + Rollups.summary(
+                  db,
+                  table,
+                  QUARTER_HOUR,
+                  db.quote(table.tagColumn()) + " IN " + inList(tags) + " AND " + rawRange)
+              + ") AS q";
+    } else {
+      source =
+          rollup != null
+              ? Rollups.qualified(db, table, Rollups.tableName(table, rollup))
+              : db.quoted(table.table());
+    }
+    String range = fromRollup ? "bucket >= " + from + " AND bucket < " + until : rawRange;
     String v = db.quote(table.valueColumn());
     String time = db.quote(table.timeColumn());
     List<String> columns = new ArrayList<>();

@@ -74,13 +74,16 @@ public final class Rollups {
    * finds the rollups an earlier run left, or starts building them in the background and answers
    * false meanwhile; a connection without {@code rollups: true} always answers false.
    */
-  public Future<Boolean> ready(Database db, TagTable table) {
+  public Future<Boolean> ready(Database db, TagTable table, long newest) {
     if (!db.config().rollups()) {
       return Future.succeededFuture(false);
     }
     Tracked t = tracked.computeIfAbsent(table.key(), k -> new Tracked(db, table));
     return switch (t.state) {
-      case READY -> refresh(t).map(v -> t.state == State.READY);
+      case READY ->
+          t.upTo >= newest
+              ? Future.succeededFuture(true)
+              : refresh(t).map(v -> t.state == State.READY);
       case BUILDING, FAILED -> Future.succeededFuture(false);
       case UNKNOWN -> {
         t.state = State.BUILDING;
@@ -91,52 +94,6 @@ public final class Rollups {
                     found ? build.map(v -> t.state == State.READY) : Future.succeededFuture(false));
       }
     };
-  }
-
-  /** Waits for rollups of {@code table} to be built and current (for tests and benchmarks). */
-  public Future<Boolean> awaitReady(Database db, TagTable table) {
-    return ready(db, table)
-        .compose(
-            ok -> {
-              Tracked t = tracked.get(table.key());
-              return t == null
-                  ? Future.succeededFuture(false)
-                  : refresh(t).map(v -> t.state == State.READY);
-            });
-  }
-
-  /** Drops a table's rollups and builds them again from its raw rows. */
-  public Future<Boolean> rebuild(Database db, TagTable table) {
-    Tracked t = tracked.computeIfAbsent(table.key(), k -> new Tracked(db, table));
-    return enqueue(
-            t,
-            () ->
-                db.maintain(
-                        c -> {
-                          for (Unit u : UNITS) {
-                            execute(
-                                c,
-                                "DROP TABLE IF EXISTS "
-                                    + qualified(db, table, tableName(table, u)));
-                          }
-                          if (exists(c, db, table, STATE)) {
-                            execute(
-                                c,
-                                "DELETE FROM "
-                                    + qualified(db, table, STATE)
-                                    + " WHERE table_name = '"
-                                    + table.table().name().replace("'", "''")
-                                    + "'");
-                          }
-                          return null;
-                        })
-                    .<Void>mapEmpty())
-        .compose(
-            v -> {
-              t.upTo = Long.MIN_VALUE;
-              return refresh(t);
-            })
-        .map(v -> t.state == State.READY);
   }
 
   /** What describe_table says about a table's rollups. */
@@ -224,9 +181,6 @@ public final class Rollups {
     if (newest == null) {
       return Long.MIN_VALUE;
     }
-    String tag = db.quote(table.tagColumn());
-    String value = db.quote(table.valueColumn());
-    String ms = engine.epochMs(time);
     Unit finer = null;
     for (Unit unit : UNITS) {
       String rollup = qualified(db, table, tableName(table, unit));
@@ -246,51 +200,24 @@ public final class Rollups {
       }
       Long mark = watermark(c, db, table, unit);
       Long from = mark == null ? null : Math.floorDiv(mark, unit.millis()) * unit.millis();
-      String bucket =
-          engine.bucket(finer == null ? ms : "bucket", unit, 1, java.time.ZoneOffset.UTC);
       String select;
       if (finer == null) {
         select =
-            "SELECT "
-                + tag
-                + ", "
-                + bucket
-                + " AS b, count("
-                + value
-                + "), sum("
-                + value
-                + "), min("
-                + value
-                + "), max("
-                + value
-                + "), sum("
-                + value
-                + " * "
-                + value
-                + "), "
-                + engine.first(value, time)
-                + ", "
-                + engine.last(value, time)
-                + ", min("
-                + ms
-                + "), max("
-                + ms
-                + ") FROM "
-                + raw
-                + " WHERE "
-                + value
-                + " IS NOT NULL AND "
-                + time
-                + " <= "
-                + engine.timeLiteral(newest, table.zoned())
-                + (from == null
-                    ? ""
-                    : " AND " + time + " >= " + engine.timeLiteral(from, table.zoned()))
-                + " GROUP BY 1, 2 ORDER BY 2";
+            summary(
+                    db,
+                    table,
+                    unit.millis(),
+                    time
+                        + " <= "
+                        + engine.timeLiteral(newest, table.zoned())
+                        + (from == null
+                            ? ""
+                            : " AND " + time + " >= " + engine.timeLiteral(from, table.zoned())))
+                + " ORDER BY 2";
       } else {
         select =
             "SELECT tag, "
-                + bucket
+                + engine.bucket("bucket", unit, 1, java.time.ZoneOffset.UTC)
                 + " AS b, sum(cnt), sum(sum_v), min(min_v), max(max_v), sum(sumsq_v), "
                 + engine.first("first_v", "first_ms")
                 + ", "
@@ -328,6 +255,49 @@ public final class Rollups {
       finer = unit;
     }
     return newest;
+  }
+
+  /**
+   * The raw rows matching {@code where}, summarised per tag and bucket of {@code widthMs} in the
+   * shape of a rollup table (tag, bucket, cnt, sum_v, min_v, max_v, sumsq_v, first_v, last_v,
+   * first_ms, last_ms).
+   */
+  static String summary(Database db, TagTable table, long widthMs, String where) {
+    Engine engine = Engine.of(db.dialectName());
+    String time = db.quote(table.timeColumn());
+    String value = db.quote(table.valueColumn());
+    String ms = engine.epochMs(time);
+    return "SELECT "
+        + db.quote(table.tagColumn())
+        + " AS tag, "
+        + engine.bucket(ms, Unit.SEC, (int) (widthMs / 1000), java.time.ZoneOffset.UTC)
+        + " AS bucket, count("
+        + value
+        + ") AS cnt, sum("
+        + value
+        + ") AS sum_v, min("
+        + value
+        + ") AS min_v, max("
+        + value
+        + ") AS max_v, sum("
+        + value
+        + " * "
+        + value
+        + ") AS sumsq_v, "
+        + engine.first(value, time)
+        + " AS first_v, "
+        + engine.last(value, time)
+        + " AS last_v, min("
+        + ms
+        + ") AS first_ms, max("
+        + ms
+        + ") AS last_ms FROM "
+        + db.quoted(table.table())
+        + " WHERE "
+        + value
+        + " IS NOT NULL AND "
+        + where
+        + " GROUP BY 1, 2";
   }
 
   private static Long watermark(Connection c, Database db, TagTable table, Unit unit)

@@ -50,7 +50,7 @@ public final class TagTables {
   private static final class TagList {
     final Map<String, long[]> spans = new TreeMap<>();
     long watermark = Long.MIN_VALUE;
-    Future<Map<String, long[]>> pending;
+    Future<Spans> pending;
   }
 
   public TagTables(Vertx vertx, SondeConfig config, DatabaseRegistry databases) {
@@ -255,36 +255,40 @@ public final class TagTables {
    * newer than the last one seen, so the list stays current without a full scan.
    */
   public Future<List<String>> tags(TagTable table) {
-    return spans(table).map(spans -> List.copyOf(spans.keySet()));
+    return spans(table).map(Spans::tags);
   }
 
-  /**
-   * The first and last time, in epoch ms, of {@code tags} together, from the same kept list: a
-   * chart learns where the data is without scanning it.
-   */
-  public Future<long[]> bounds(TagTable table, List<String> tags) {
-    return spans(table)
-        .map(
-            spans -> {
-              long first = Long.MAX_VALUE;
-              long last = Long.MIN_VALUE;
-              for (String tag : tags) {
-                long[] span = spans.get(tag);
-                if (span != null) {
-                  first = Math.min(first, span[0]);
-                  last = Math.max(last, span[1]);
-                }
-              }
-              if (first > last) {
-                throw new TimeSeriesException(
-                    "the tags " + tags + " have no rows in " + table.table().qualified());
-              }
-              return new long[] {first, last};
-            });
+  /** Each tag's first and last time (epoch ms), as the kept list has them. */
+  public record Spans(Map<String, long[]> byTag) {
+    public List<String> tags() {
+      return List.copyOf(byTag.keySet());
+    }
+
+    /** The table's newest time, which tells whether its rollups are behind. */
+    public long newest() {
+      return byTag.values().stream().mapToLong(span -> span[1]).max().orElse(Long.MIN_VALUE);
+    }
+
+    /** The first and last time of {@code tags} together: where a chart's data is, unscanned. */
+    public long[] bounds(List<String> tags, String table) {
+      long first = Long.MAX_VALUE;
+      long last = Long.MIN_VALUE;
+      for (String tag : tags) {
+        long[] span = byTag.get(tag);
+        if (span != null) {
+          first = Math.min(first, span[0]);
+          last = Math.max(last, span[1]);
+        }
+      }
+      if (first > last) {
+        throw new TimeSeriesException("the tags " + tags + " have no rows in " + table);
+      }
+      return new long[] {first, last};
+    }
   }
 
   /** Each tag's first and last time, brought up to the newest rows. */
-  private synchronized Future<Map<String, long[]>> spans(TagTable table) {
+  public synchronized Future<Spans> spans(TagTable table) {
     TagList list = tagLists.computeIfAbsent(table.key(), k -> new TagList());
     if (list.pending != null) {
       return list.pending;
@@ -309,7 +313,7 @@ public final class TagTables {
                 : " WHERE " + time + " > " + engine.timeLiteral(since, table.zoned()))
             + " GROUP BY "
             + tag;
-    Future<Map<String, long[]>> read =
+    Future<Spans> read =
         db.read(
                 c -> {
                   try (Statement st = c.createStatement();
@@ -331,7 +335,7 @@ public final class TagTables {
                     }
                   }
                 })
-            .map(copy -> (Map<String, long[]>) new TreeMap<>(copy))
+            .map(copy -> new Spans(new TreeMap<>(copy)))
             .andThen(
                 done -> {
                   synchronized (this) {
@@ -386,8 +390,8 @@ public final class TagTables {
    */
   public Future<JsonObject> profile(Database db, TagTable table, ZoneId zone) {
     Engine engine = Engine.of(db.dialectName());
-    return rollups
-        .ready(db, table)
+    return spans(table)
+        .compose(spans -> rollups.ready(db, table, spans.newest()))
         .compose(
             fromRollup -> {
               String sql;
