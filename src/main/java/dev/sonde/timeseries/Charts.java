@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
 import java.time.temporal.TemporalAdjusters;
@@ -198,7 +199,19 @@ public final class Charts {
     long until =
         plan.unit().calendar() ? nextCalendar(lastBucket, plan.unit(), zone) : lastBucket + width;
     Unit rollup = rollups ? rollupFor(plan, zone, from, until) : null;
-    String sql = sql(db, engine, table, kind, tags, metrics, plan, zone, from, until, rollup);
+    String sql =
+        sql(
+            db,
+            engine,
+            table,
+            kind,
+            tags,
+            metrics,
+            plan,
+            constantOffset(zone, from, until),
+            from,
+            until,
+            rollup);
     String source = rollup == null ? "raw" : Rollups.tableName(table, rollup);
     return execute(db, sql, kind, tags, metrics)
         .map(
@@ -373,6 +386,15 @@ public final class Charts {
     return null;
   }
 
+  /** {@code zone}'s offset when it does not change over the period, else {@code zone} itself. */
+  private static ZoneId constantOffset(ZoneId zone, long from, long until) {
+    var rules = zone.getRules();
+    ZoneOffsetTransition next = rules.nextTransition(Instant.ofEpochMilli(from));
+    return next == null || next.toEpochSecond() * 1000 >= until
+        ? rules.getOffset(Instant.ofEpochMilli(from))
+        : zone;
+  }
+
   /** Does {@code zone} keep its UTC offset a whole number of {@code millis} over the period? */
   private static boolean offsetsAreMultiplesOf(ZoneId zone, long from, long until, long millis) {
     var rules = zone.getRules();
@@ -415,6 +437,7 @@ public final class Charts {
     boolean summarised =
         rollup == null
             && plan.unit().calendar()
+            && !(zone instanceof ZoneOffset && plan.unit() != Unit.MONTH)
             && offsetsAreMultiplesOf(zone, from, until, QUARTER_HOUR);
     boolean fromRollup = rollup != null || summarised;
     String ms = fromRollup ? "bucket" : engine.epochMs(db.quote(table.timeColumn()));

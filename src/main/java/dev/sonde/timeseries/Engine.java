@@ -44,6 +44,9 @@ enum Engine {
     }
   };
 
+  /** 1970-01-01 was a Thursday: three days after the Monday that starts its week. */
+  private static final long MONDAY_SHIFT = 3 * 86_400_000L;
+
   private static final DateTimeFormatter WALL =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
@@ -76,12 +79,28 @@ enum Engine {
   /**
    * The start, in epoch milliseconds, of the bucket holding epoch-milliseconds expression {@code
    * ms}. Sub-day units count from the epoch; days start at midnight in {@code zone}, weeks on
-   * Monday, months on the 1st.
+   * Monday, months on the 1st. A {@link ZoneOffset} (a zone whose offset is constant over the
+   * chart) lets days and weeks be computed without a conversion per row.
    */
   String bucket(String ms, Unit unit, int multiple, ZoneId zone) {
     if (!unit.calendar()) {
       long width = unit.millis() * multiple;
       return "CAST(floor(" + ms + " / " + width + ".0) AS BIGINT) * " + width;
+    }
+    if (zone instanceof ZoneOffset offset && unit != Unit.MONTH) {
+      // a zone whose offset does not change over the chart: days and weeks are plain arithmetic
+      long shift = offset.getTotalSeconds() * 1000L + (unit == Unit.WEEK ? MONDAY_SHIFT : 0);
+      long width = unit.millis();
+      return "CAST(floor(("
+          + ms
+          + " + "
+          + shift
+          + ") / "
+          + width
+          + ".0) AS BIGINT) * "
+          + width
+          + " - "
+          + shift;
     }
     String local = "(to_timestamp(" + ms + " / 1000.0) AT TIME ZONE '" + zone.getId() + "')";
     return epochMs(

@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +28,10 @@ import org.slf4j.LoggerFactory;
 public final class Rollups {
   private static final Logger LOG = LoggerFactory.getLogger(Rollups.class);
   static final List<Unit> UNITS = List.of(Unit.SEC, Unit.MIN, Unit.HOUR);
+
+  /** The data time one update step covers at most. */
+  private static final long CHUNK = 24 * 3_600_000L;
+
   private static final String STATE = TagTables.ROLLUP_PREFIX + "_state";
 
   private final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
@@ -70,9 +75,10 @@ public final class Rollups {
   }
 
   /**
-   * Whether rollups can answer for {@code table} now, brought up to its newest row. The first call
-   * finds the rollups an earlier run left, or starts building them in the background and answers
-   * false meanwhile; a connection without {@code rollups: true} always answers false.
+   * Whether rollups can answer for {@code table} now, brought up to {@code newest} (its newest row,
+   * from the kept tag list). The first call starts catching up in the background, from the rollups
+   * an earlier run left or from nothing, and answers false meanwhile; a connection without {@code
+   * rollups: true} always answers false.
    */
   public Future<Boolean> ready(Database db, TagTable table, long newest) {
     if (!db.config().rollups()) {
@@ -86,12 +92,10 @@ public final class Rollups {
               : refresh(t).map(v -> t.state == State.READY);
       case BUILDING, FAILED -> Future.succeededFuture(false);
       case UNKNOWN -> {
+        // found from an earlier run or built anew, in the background: raw rows answer meanwhile
         t.state = State.BUILDING;
-        Future<Void> build = refresh(t);
-        yield hasState(db, table)
-            .compose(
-                found ->
-                    found ? build.map(v -> t.state == State.READY) : Future.succeededFuture(false));
+        refresh(t);
+        yield Future.succeededFuture(false);
       }
     };
   }
@@ -121,66 +125,81 @@ public final class Rollups {
     return out;
   }
 
-  private Future<Boolean> hasState(Database db, TagTable table) {
-    return db.read(c -> exists(c, db, table, STATE) && watermark(c, db, table, Unit.HOUR) != null);
-  }
-
   private void refreshAll() {
-    tracked.values().stream().filter(t -> t.state == State.READY).forEach(this::refresh);
+    // failed ones are tried again, in case what stopped them has gone
+    tracked.values().stream()
+        .filter(t -> t.state == State.READY || t.state == State.FAILED)
+        .forEach(this::refresh);
   }
 
   private Future<Void> refresh(Tracked t) {
-    return enqueue(
-        t,
-        () ->
-            t.db
-                .maintain(c -> update(c, t.db, t.table))
-                .map(
-                    upTo -> {
-                      t.upTo = upTo;
-                      t.state = State.READY;
-                      t.error = null;
-                      return (Void) null;
-                    })
-                .recover(
-                    e -> {
-                      t.state = State.FAILED;
-                      t.error = e.getMessage();
-                      LOG.warn("rollups of {} failed: {}", t.table.key(), e.getMessage());
-                      return Future.succeededFuture();
-                    }));
+    return enqueue(t, () -> catchUp(t));
   }
 
   /** Runs one refresh after the one before it, never two at once for a table. */
-  private synchronized Future<Void> enqueue(
-      Tracked t, java.util.function.Supplier<Future<Void>> work) {
+  private synchronized Future<Void> enqueue(Tracked t, Supplier<Future<Void>> work) {
     Promise<Void> done = Promise.promise();
     t.running.onComplete(ignored -> work.get().onComplete(done));
     t.running = done.future();
     return t.running;
   }
 
-  /** Brings every unit up to the newest raw row; returns that row's time. */
-  private static long update(Connection c, Database db, TagTable table) throws SQLException {
+  /** One chunk after another until the rollups reach the newest row. */
+  private Future<Void> catchUp(Tracked t) {
+    return t.db
+        .maintain(c -> update(c, t.db, t.table))
+        .compose(
+            step -> {
+              t.upTo = step.upTo();
+              if (!step.done()) {
+                return catchUp(t);
+              }
+              t.state = State.READY;
+              t.error = null;
+              return Future.<Void>succeededFuture();
+            })
+        .recover(
+            e -> {
+              t.state = State.FAILED;
+              t.error = e.getMessage();
+              LOG.warn("rollups of {} failed: {}", t.table.key(), e.getMessage());
+              return Future.succeededFuture();
+            });
+  }
+
+  /** How far one update took the rollups, and whether that reaches the newest row. */
+  private record Step(long upTo, boolean done) {}
+
+  /**
+   * Rebuilds the buckets from the hour that holds the last row seen, over at most {@link #CHUNK} of
+   * data time: seconds from raw rows, minutes from seconds, hours from minutes. Short steps keep a
+   * first build of a big table from holding one long transaction, and a build cut short resumes.
+   */
+  private static Step update(Connection c, Database db, TagTable table) throws SQLException {
     Engine engine = Engine.of(db.dialectName());
     String time = db.quote(table.timeColumn());
     String raw = db.quoted(table.table());
-    Long newest;
-    try (Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT max(" + engine.epochMs(time) + ") FROM " + raw)) {
-      rs.next();
-      long v = rs.getLong(1);
-      newest = rs.wasNull() ? null : v;
-    }
     String state = qualified(db, table, STATE);
     execute(
         c,
         "CREATE TABLE IF NOT EXISTS "
             + state
             + " (table_name VARCHAR NOT NULL, unit VARCHAR NOT NULL, watermark_ms BIGINT NOT NULL)");
+    Long mark = watermark(c, db, table, Unit.HOUR);
+    Long newest = single(c, "SELECT max(" + engine.epochMs(time) + ") FROM " + raw);
     if (newest == null) {
-      return Long.MIN_VALUE;
+      return new Step(Long.MIN_VALUE, true);
     }
+    long hour = Unit.HOUR.millis();
+    long start =
+        Math.floorDiv(
+                mark != null
+                    ? mark
+                    : single(c, "SELECT min(" + engine.epochMs(time) + ") FROM " + raw),
+                hour)
+            * hour;
+    long end = Math.min(newest + 1, start + CHUNK);
+    String name = "'" + table.table().name().replace("'", "''") + "'";
     Unit finer = null;
     for (Unit unit : UNITS) {
       String rollup = qualified(db, table, tableName(table, unit));
@@ -188,7 +207,9 @@ public final class Rollups {
           c,
           "CREATE TABLE IF NOT EXISTS "
               + rollup
-              + " (tag VARCHAR, bucket BIGINT NOT NULL, cnt BIGINT NOT NULL, sum_v DOUBLE PRECISION, min_v DOUBLE PRECISION, max_v DOUBLE PRECISION, sumsq_v DOUBLE PRECISION, first_v DOUBLE PRECISION, last_v DOUBLE PRECISION, first_ms BIGINT, last_ms BIGINT)");
+              + " (tag VARCHAR, bucket BIGINT NOT NULL, cnt BIGINT NOT NULL, sum_v DOUBLE PRECISION,"
+              + " min_v DOUBLE PRECISION, max_v DOUBLE PRECISION, sumsq_v DOUBLE PRECISION,"
+              + " first_v DOUBLE PRECISION, last_v DOUBLE PRECISION, first_ms BIGINT, last_ms BIGINT)");
       if (engine == Engine.POSTGRES) {
         execute(
             c,
@@ -198,40 +219,32 @@ public final class Rollups {
                 + rollup
                 + " (bucket)");
       }
-      Long mark = watermark(c, db, table, unit);
-      Long from = mark == null ? null : Math.floorDiv(mark, unit.millis()) * unit.millis();
-      String select;
-      if (finer == null) {
-        select =
-            summary(
-                    db,
-                    table,
-                    unit.millis(),
-                    time
-                        + " <= "
-                        + engine.timeLiteral(newest, table.zoned())
-                        + (from == null
-                            ? ""
-                            : " AND " + time + " >= " + engine.timeLiteral(from, table.zoned())))
-                + " ORDER BY 2";
-      } else {
-        select =
-            "SELECT tag, "
-                + engine.bucket("bucket", unit, 1, java.time.ZoneOffset.UTC)
-                + " AS b, sum(cnt), sum(sum_v), min(min_v), max(max_v), sum(sumsq_v), "
-                + engine.first("first_v", "first_ms")
-                + ", "
-                + engine.last("last_v", "last_ms")
-                + ", min(first_ms), max(last_ms) FROM "
-                + qualified(db, table, tableName(table, finer))
-                + (from == null ? "" : " WHERE bucket >= " + from)
-                + " GROUP BY 1, 2 ORDER BY 2";
-      }
-      if (from != null) {
-        execute(c, "DELETE FROM " + rollup + " WHERE bucket >= " + from);
-      }
-      execute(c, "INSERT INTO " + rollup + " " + select);
-      String name = "'" + table.table().name().replace("'", "''") + "'";
+      String select =
+          finer == null
+              ? summary(
+                  db,
+                  table,
+                  unit.millis(),
+                  time
+                      + " >= "
+                      + engine.timeLiteral(start, table.zoned())
+                      + " AND "
+                      + time
+                      + " < "
+                      + engine.timeLiteral(end, table.zoned()))
+              : "SELECT tag, "
+                  + engine.bucket("bucket", unit, 1, java.time.ZoneOffset.UTC)
+                  + " AS b, sum(cnt), sum(sum_v), min(min_v), max(max_v), sum(sumsq_v), "
+                  + engine.first("first_v", "first_ms")
+                  + ", "
+                  + engine.last("last_v", "last_ms")
+                  + ", min(first_ms), max(last_ms) FROM "
+                  + qualified(db, table, tableName(table, finer))
+                  + " WHERE bucket >= "
+                  + start
+                  + " GROUP BY 1, 2";
+      execute(c, "DELETE FROM " + rollup + " WHERE bucket >= " + start);
+      execute(c, "INSERT INTO " + rollup + " " + select + " ORDER BY 2");
       execute(
           c,
           "DELETE FROM "
@@ -250,11 +263,20 @@ public final class Rollups {
               + ", '"
               + unit.specName()
               + "', "
-              + newest
+              + (end - 1)
               + ")");
       finer = unit;
     }
-    return newest;
+    return new Step(end - 1, end > newest);
+  }
+
+  private static Long single(Connection c, String sql) throws SQLException {
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      long v = rs.getLong(1);
+      return rs.wasNull() ? null : v;
+    }
   }
 
   /**

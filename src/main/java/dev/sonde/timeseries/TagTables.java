@@ -44,7 +44,10 @@ public final class TagTables {
   private final Map<String, Detected> detected = new ConcurrentHashMap<>();
   private final Map<String, TagList> tagLists = new ConcurrentHashMap<>();
 
-  private record Detected(long at, List<TagTable> tables) {}
+  /**
+   * A connection's tag tables as detected at {@code at}, and the names already resolved to them.
+   */
+  private record Detected(long at, List<TagTable> tables, Map<String, TagTable> found) {}
 
   /** A table's tags with their first and last times, and the newest time read up to. */
   private static final class TagList {
@@ -81,11 +84,22 @@ public final class TagTables {
                     .compose(
                         resolved ->
                             db.read(c -> detect(db.name(), c, tables, configured, resolved))))
-        .onSuccess(found -> detected.put(db.name(), new Detected(now, found)));
+        .onSuccess(
+            found -> detected.put(db.name(), new Detected(now, found, new ConcurrentHashMap<>())));
   }
 
   /** The tag table {@code name} resolves to, or a refusal listing the tag tables there are. */
   public Future<TagTable> find(Database db, String name) {
+    // a name asked again while the detection is fresh skips the catalog
+    Detected fresh = detected.get(db.name());
+    if (fresh != null
+        && System.currentTimeMillis() - fresh.at()
+            < config.databases().schemaWatchSeconds() * 1000L) {
+      TagTable known = fresh.found().get(name);
+      if (known != null) {
+        return Future.succeededFuture(known);
+      }
+    }
     return db.resolveAll(List.of(name))
         .compose(
             resolved -> {
@@ -98,6 +112,10 @@ public final class TagTables {
                       tables -> {
                         for (TagTable t : tables) {
                           if (t.table().qualified().equals(r.table().qualified())) {
+                            Detected current = detected.get(db.name());
+                            if (current != null) {
+                              current.found().put(name, t);
+                            }
                             return Future.succeededFuture(t);
                           }
                         }

@@ -67,6 +67,14 @@ public final class TimeSeriesBench {
           "generated %,d points in %.1f s (%s, %.2f GB)%n",
           points, (System.nanoTime() - start) / 1e9, file.getFileName(), Files.size(file) / 1e9);
     }
+    // every run builds the rollups anew, so their build time is measured
+    try (Connection c = DriverManager.getConnection(url);
+        Statement st = c.createStatement()) {
+      for (String suffix : List.of("sec", "min", "hour")) {
+        st.execute("DROP TABLE IF EXISTS _sonde_rollup_BENCH_" + suffix);
+      }
+      st.execute("DROP TABLE IF EXISTS _sonde_rollup_state");
+    }
     Path data = Files.createTempDirectory("sonde-ts-bench-");
     InProcessSonde sonde =
         new InProcessSonde(

@@ -89,6 +89,16 @@ class ChartEnginesTest {
           }
           insert.executeBatch();
         }
+        // a vehicle's track, for geomap charts
+        for (int i = 0; i < 600; i++) {
+          for (String axis : List.of("lat", "lon")) {
+            insert.setString(1, axis);
+            insert.setTimestamp(2, Timestamp.valueOf(START.plusSeconds(i * 60L)));
+            insert.setDouble(3, axis.equals("lat") ? 37.5 + i / 10_000.0 : 127.0 + i / 5_000.0);
+            insert.addBatch();
+          }
+        }
+        insert.executeBatch();
       }
       c.commit();
     }
@@ -137,6 +147,89 @@ class ChartEnginesTest {
       Thread.sleep(200);
     }
     throw new AssertionError("rollups of " + connection + " were not built in time");
+  }
+
+  @org.junit.jupiter.api.Test
+  void aGeomapPairsLatitudeAndLongitude() {
+    JsonObject spec =
+        new JsonObject()
+            .put("table", "readings")
+            .put("kind", "geomap")
+            .put("tags", new JsonArray().add("lat").add("lon"))
+            .put("rollup", "10min");
+    JsonObject out =
+        tools.ok(
+            "compile_chart_from_spec", new JsonObject().put("spec", spec).put("connection", "pg"));
+    JsonObject option = out.getJsonObject("chart").getJsonObject("option");
+    assertEquals("longitude", option.getJsonObject("xAxis").getString("name"));
+    assertEquals("scatter", option.getJsonArray("series").getJsonObject(0).getString("type"));
+    JsonArray series = out.getJsonObject("summary").getJsonArray("series");
+    assertEquals(
+        60, series.getJsonObject(0).getInteger("points"), "ten hours of 10-minute buckets");
+    assertEquals(37.5, series.getJsonObject(0).getDouble("min"), 0.001);
+    assertEquals(127.0, series.getJsonObject(1).getDouble("min"), 0.01);
+    assertTrue(
+        tools
+            .refused(
+                "compile_chart_from_spec",
+                new JsonObject()
+                    .put("spec", spec.copy().put("tags", new JsonArray().add("lat")))
+                    .put("connection", "pg"))
+            .contains("latitude then longitude"));
+  }
+
+  @org.junit.jupiter.api.Test
+  void rowsThatArriveReachTheTagListAndTheRollups() throws Exception {
+    awaitRollups("pg");
+    LocalDateTime hour = START.plusDays(20);
+    // a tag the other checks do not draw: two rows in one hour
+    insert("('inflow', '" + hour + "', 5), ('inflow', '" + hour.plusSeconds(10) + "', 6)");
+    assertTrue(
+        tools
+            .ok(
+                "list_table_tags",
+                new JsonObject().put("table_name", "readings").put("connection", "pg"))
+            .getJsonArray("tags")
+            .contains("inflow"));
+    JsonObject first = counts();
+    assertTrue(source(first).endsWith("_hour"), source(first));
+    assertEquals(List.of(1, 2), pointsAndLast(first));
+    // a late row in the same, still open hour, and one in the next hour
+    insert(
+        "('inflow', '"
+            + hour.plusSeconds(20)
+            + "', 7), ('inflow', '"
+            + hour.plusHours(1)
+            + "', 8)");
+    JsonObject second = counts();
+    assertTrue(source(second).endsWith("_hour"), "read from the refreshed rollup");
+    assertEquals(List.of(2, 1), pointsAndLast(second));
+    assertEquals(
+        3.0,
+        second.getJsonObject("summary").getJsonArray("series").getJsonObject(0).getDouble("max"));
+  }
+
+  static void insert(String rows) throws Exception {
+    try (Connection c = DriverManager.getConnection(postgres.url("readings"));
+        Statement st = c.createStatement()) {
+      st.execute("INSERT INTO readings VALUES " + rows);
+    }
+  }
+
+  static JsonObject counts() {
+    JsonObject spec =
+        new JsonObject()
+            .put("table", "readings")
+            .put("tag", "inflow")
+            .put("rollup", "hour")
+            .put("metrics", new JsonArray().add(new JsonObject().put("agg", "count")));
+    return tools.ok(
+        "compile_chart_from_spec", new JsonObject().put("spec", spec).put("connection", "pg"));
+  }
+
+  static List<Integer> pointsAndLast(JsonObject chart) {
+    JsonObject s = chart.getJsonObject("summary").getJsonArray("series").getJsonObject(0);
+    return List.of(s.getInteger("points"), s.getDouble("last").intValue());
   }
 
   static String source(JsonObject chart) {

@@ -195,6 +195,16 @@ class ChartToolsTest {
   }
 
   @Test
+  void theReferenceNameCompilesTheSameChart() {
+    JsonObject viaAlias =
+        tools.ok("compile_tql_from_spec", new JsonObject().put("spec", temperature()));
+    JsonObject direct = chart(temperature());
+    assertEquals(
+        direct.getJsonObject("chart").getString("sql"),
+        viaAlias.getJsonObject("chart").getString("sql"));
+  }
+
+  @Test
   void rawValuesAreCappedAndSaySo() {
     JsonObject raw =
         chart(
