@@ -208,7 +208,7 @@ public final class Charts {
             tags,
             metrics,
             plan,
-            constantOffset(zone, from, until),
+            plan.unit() == Unit.MONTH ? zone : constantOffset(zone, from, until),
             from,
             until,
             rollup);
@@ -386,7 +386,10 @@ public final class Charts {
     return null;
   }
 
-  /** {@code zone}'s offset when it does not change over the period, else {@code zone} itself. */
+  /**
+   * {@code zone}'s offset when it does not change over the period, else {@code zone} itself. Only
+   * for arithmetic: an offset's id ("Z", "+09:00") means other things to the engines' time zones.
+   */
   private static ZoneId constantOffset(ZoneId zone, long from, long until) {
     var rules = zone.getRules();
     ZoneOffsetTransition next = rules.nextTransition(Instant.ofEpochMilli(from));
