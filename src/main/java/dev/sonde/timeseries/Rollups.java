@@ -29,8 +29,8 @@ public final class Rollups {
   private static final Logger LOG = LoggerFactory.getLogger(Rollups.class);
   static final List<Unit> UNITS = List.of(Unit.SEC, Unit.MIN, Unit.HOUR);
 
-  /** The data time one update step covers at most. */
-  private static final long CHUNK = 24 * 3_600_000L;
+  /** About how many raw rows one update step reads. */
+  private static final long ROWS_PER_STEP = 5_000_000L;
 
   private static final String STATE = TagTables.ROLLUP_PREFIX + "_state";
 
@@ -43,6 +43,10 @@ public final class Rollups {
     volatile State state = State.UNKNOWN;
     volatile long upTo = Long.MIN_VALUE;
     volatile String error;
+
+    /** The data time one step covers, sized on the first step from the table's density. */
+    volatile long stepSpan;
+
     Future<Void> running = Future.succeededFuture();
 
     Tracked(Database db, TagTable table) {
@@ -144,38 +148,52 @@ public final class Rollups {
     return t.running;
   }
 
-  /** One chunk after another until the rollups reach the newest row. */
+  /**
+   * One step after another until the rollups reach the newest row; each step is started from the
+   * last one's callback, so a long build never nests futures.
+   */
   private Future<Void> catchUp(Tracked t) {
-    return t.db
-        .maintain(c -> update(c, t.db, t.table))
-        .compose(
-            step -> {
-              t.upTo = step.upTo();
-              if (!step.done()) {
-                return catchUp(t);
+    Promise<Void> done = Promise.promise();
+    step(t, done);
+    return done.future();
+  }
+
+  private void step(Tracked t, Promise<Void> done) {
+    long span = t.stepSpan;
+    t.db
+        .maintain(c -> update(c, t.db, t.table, span))
+        .onComplete(
+            ar -> {
+              if (ar.failed()) {
+                t.state = State.FAILED;
+                t.error = ar.cause().getMessage();
+                LOG.warn("rollups of {} failed: {}", t.table.key(), ar.cause().getMessage());
+                done.complete();
+                return;
+              }
+              Step s = ar.result();
+              t.upTo = s.upTo();
+              t.stepSpan = s.span();
+              if (!s.done()) {
+                step(t, done);
+                return;
               }
               t.state = State.READY;
               t.error = null;
-              return Future.<Void>succeededFuture();
-            })
-        .recover(
-            e -> {
-              t.state = State.FAILED;
-              t.error = e.getMessage();
-              LOG.warn("rollups of {} failed: {}", t.table.key(), e.getMessage());
-              return Future.succeededFuture();
+              done.complete();
             });
   }
 
   /** How far one update took the rollups, and whether that reaches the newest row. */
-  private record Step(long upTo, boolean done) {}
+  private record Step(long upTo, boolean done, long span) {}
 
   /**
-   * Rebuilds the buckets from the hour that holds the last row seen, over at most {@link #CHUNK} of
-   * data time: seconds from raw rows, minutes from seconds, hours from minutes. Short steps keep a
-   * first build of a big table from holding one long transaction, and a build cut short resumes.
+   * Rebuilds the buckets from the hour that holds the last row seen, over the step's span of data
+   * time: seconds from raw rows, minutes from seconds, hours from minutes. Short steps keep a first
+   * build of a big table from holding one long transaction, and a build cut short resumes.
    */
-  private static Step update(Connection c, Database db, TagTable table) throws SQLException {
+  private static Step update(Connection c, Database db, TagTable table, long stepSpan)
+      throws SQLException {
     Engine engine = Engine.of(db.dialectName());
     String time = db.quote(table.timeColumn());
     String raw = db.quoted(table.table());
@@ -188,7 +206,7 @@ public final class Rollups {
     Long mark = watermark(c, db, table, Unit.HOUR);
     Long newest = single(c, "SELECT max(" + engine.epochMs(time) + ") FROM " + raw);
     if (newest == null) {
-      return new Step(Long.MIN_VALUE, true);
+      return new Step(Long.MIN_VALUE, true, stepSpan);
     }
     long hour = Unit.HOUR.millis();
     long start =
@@ -198,7 +216,8 @@ public final class Rollups {
                     : single(c, "SELECT min(" + engine.epochMs(time) + ") FROM " + raw),
                 hour)
             * hour;
-    long end = Math.min(newest + 1, start + CHUNK);
+    long span = stepSpan > 0 ? stepSpan : stepSpan(c, engine, raw, time);
+    long end = Math.min(newest + 1, start + span);
     String name = "'" + table.table().name().replace("'", "''") + "'";
     Unit finer = null;
     for (Unit unit : UNITS) {
@@ -267,7 +286,30 @@ public final class Rollups {
               + ")");
       finer = unit;
     }
-    return new Step(end - 1, end > newest);
+    return new Step(end - 1, end > newest, span);
+  }
+
+  /**
+   * About {@link #ROWS_PER_STEP} rows of data time, in whole hours: a sparse table is built in one
+   * step, a dense one in steps short enough for one transaction each.
+   */
+  private static long stepSpan(Connection c, Engine engine, String raw, String time)
+      throws SQLException {
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT count(*), min("
+                    + engine.epochMs(time)
+                    + "), max("
+                    + engine.epochMs(time)
+                    + ") FROM "
+                    + raw)) {
+      rs.next();
+      long rows = Math.max(1, rs.getLong(1));
+      double perRow = (double) (rs.getLong(3) - rs.getLong(2) + 1) / rows;
+      long hour = Unit.HOUR.millis();
+      return Math.max(hour, (long) (perRow * ROWS_PER_STEP) / hour * hour);
+    }
   }
 
   private static Long single(Connection c, String sql) throws SQLException {

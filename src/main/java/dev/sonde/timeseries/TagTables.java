@@ -6,6 +6,7 @@ import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.db.TableRef;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -331,37 +332,41 @@ public final class TagTables {
                 : " WHERE " + time + " > " + engine.timeLiteral(since, table.zoned()))
             + " GROUP BY "
             + tag;
-    Future<Spans> read =
-        db.read(
-                c -> {
-                  try (Statement st = c.createStatement();
-                      ResultSet rs = st.executeQuery(sql)) {
-                    synchronized (list) {
-                      while (rs.next()) {
-                        String name = rs.getString(1);
-                        long first = rs.getLong(2);
-                        long last = rs.getLong(3);
-                        if (name != null) {
-                          list.spans.merge(
-                              name,
-                              new long[] {first, last},
-                              (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
-                        }
-                        list.watermark = Math.max(list.watermark, last);
-                      }
-                      return Map.copyOf(new TreeMap<>(list.spans));
+    // the read may finish before this method returns: mark it pending first, clear only itself
+    Promise<Spans> read = Promise.promise();
+    list.pending = read.future();
+    db.read(
+            c -> {
+              try (Statement st = c.createStatement();
+                  ResultSet rs = st.executeQuery(sql)) {
+                synchronized (list) {
+                  while (rs.next()) {
+                    String name = rs.getString(1);
+                    long first = rs.getLong(2);
+                    long last = rs.getLong(3);
+                    if (name != null) {
+                      list.spans.merge(
+                          name,
+                          new long[] {first, last},
+                          (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
                     }
+                    list.watermark = Math.max(list.watermark, last);
                   }
-                })
-            .map(copy -> new Spans(new TreeMap<>(copy)))
-            .andThen(
-                done -> {
-                  synchronized (this) {
-                    list.pending = null;
-                  }
-                });
-    list.pending = read;
-    return read;
+                  return Map.copyOf(new TreeMap<>(list.spans));
+                }
+              }
+            })
+        .map(copy -> new Spans(new TreeMap<>(copy)))
+        .onComplete(
+            done -> {
+              synchronized (this) {
+                if (list.pending == read.future()) {
+                  list.pending = null;
+                }
+              }
+              read.handle(done);
+            });
+    return read.future();
   }
 
   /** The closest tag names to one that does not exist, best first. */
