@@ -150,50 +150,51 @@ public final class Dashboards {
     if (title == null || title.isBlank()) {
       return Future.failedFuture(new DashboardException("new_title is required"));
     }
-    return read(ws, name)
-        .compose(
-            board ->
-                blocking(
-                    () -> {
-                      JsonObject p = find(board, panel);
-                      p.put("title", title);
-                      save(ws, filename(name), board);
-                      return p;
-                    }));
+    return edit(ws, name, board -> find(board, panel).put("title", title));
   }
 
   public Future<JsonObject> removePanel(Workspace ws, String name, String panel) {
-    return read(ws, name)
-        .compose(
-            board ->
-                blocking(
-                    () -> {
-                      JsonObject p = find(board, panel);
-                      board.getJsonArray("panels").remove(p);
-                      save(ws, filename(name), board);
-                      return p;
-                    }));
+    return edit(
+        ws,
+        name,
+        board -> {
+          JsonObject p = find(board, panel);
+          board.getJsonArray("panels").remove(p);
+          return p;
+        });
   }
 
   public Future<JsonObject> updateTimeRange(
       Workspace ws, String name, String start, String end, String refresh) {
+    return edit(
+        ws,
+        name,
+        board -> {
+          JsonObject range = board.getJsonObject("timeRange");
+          if (start != null) {
+            range.put("start", start);
+          }
+          if (end != null) {
+            range.put("end", end);
+          }
+          if (refresh != null) {
+            board.put("refresh", refresh(refresh));
+          }
+          return board;
+        });
+  }
+
+  /** Reads a dashboard, changes it and saves it; answers what {@code change} returns. */
+  private Future<JsonObject> edit(
+      Workspace ws, String name, java.util.function.UnaryOperator<JsonObject> change) {
     return read(ws, name)
         .compose(
             board ->
                 blocking(
                     () -> {
-                      JsonObject range = board.getJsonObject("timeRange");
-                      if (start != null) {
-                        range.put("start", start);
-                      }
-                      if (end != null) {
-                        range.put("end", end);
-                      }
-                      if (refresh != null) {
-                        board.put("refresh", refresh(refresh));
-                      }
+                      JsonObject answer = change.apply(board);
                       save(ws, filename(name), board);
-                      return board;
+                      return answer;
                     }));
   }
 

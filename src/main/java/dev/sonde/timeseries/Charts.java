@@ -48,6 +48,31 @@ public final class Charts {
 
   private record Metric(String agg, String label) {}
 
+  /** What one compile works on: where, which tags, drawn how, in which zone. */
+  private record Asked(
+      Database db,
+      Engine engine,
+      TagTable table,
+      JsonObject spec,
+      ZoneId zone,
+      ChartKind kind,
+      List<String> tags,
+      List<Metric> metrics) {
+
+    /** The same request drawing raw values: one series per tag. */
+    Asked asRaw() {
+      return new Asked(
+          db,
+          engine,
+          table,
+          spec,
+          zone,
+          kind == ChartKind.METRICS ? ChartKind.TAGS : kind,
+          tags,
+          List.of(new Metric("raw", "raw")));
+    }
+  }
+
   /** Compiles {@code spec} on connection {@code connection} (null: default) and runs it. */
   public Future<Compiled> compile(String connection, JsonObject spec, ZoneId zone) {
     Database db = databases.get(connection);
@@ -78,7 +103,10 @@ public final class Charts {
                   .ready(db, table, spans.newest())
                   .compose(
                       rollups ->
-                          run(db, engine, table, spec, zone, kind, tags, metrics, rollups, bounds));
+                          run(
+                              new Asked(db, engine, table, spec, zone, kind, tags, metrics),
+                              rollups,
+                              bounds));
             });
   }
 
@@ -167,17 +195,15 @@ public final class Charts {
         + ")";
   }
 
-  private Future<Compiled> run(
-      Database db,
-      Engine engine,
-      TagTable table,
-      JsonObject spec,
-      ZoneId zone,
-      ChartKind kind,
-      List<String> tags,
-      List<Metric> metrics,
-      boolean rollups,
-      long[] bounds) {
+  private Future<Compiled> run(Asked a, boolean rollups, long[] bounds) {
+    Database db = a.db();
+    Engine engine = a.engine();
+    TagTable table = a.table();
+    JsonObject spec = a.spec();
+    ZoneId zone = a.zone();
+    ChartKind kind = a.kind();
+    List<String> tags = a.tags();
+    List<Metric> metrics = a.metrics();
     JsonObject range = spec.getJsonObject("timeRange", new JsonObject());
     Long start =
         TimeArg.parse(range.getValue("start"), "timeRange.start", zone, bounds[0], bounds[1]);
@@ -187,7 +213,7 @@ public final class Charts {
             || (spec.containsKey("rollup") && spec.getValue("rollup") == null);
     List<String> notices = new ArrayList<>();
     if (raw) {
-      return runRaw(db, engine, table, spec, zone, kind, tags, start, end, bounds, notices);
+      return runRaw(a, start, end, bounds, notices);
     }
     UnitPhrase unit = unitOf(spec);
     ChartPlan plan =
@@ -201,12 +227,7 @@ public final class Charts {
     Unit rollup = rollups ? rollupFor(plan, zone, from, until) : null;
     String sql =
         sql(
-            db,
-            engine,
-            table,
-            kind,
-            tags,
-            metrics,
+            a,
             plan,
             plan.unit() == Unit.MONTH ? zone : constantOffset(zone, from, until),
             from,
@@ -223,13 +244,7 @@ public final class Charts {
                       .put("range", Times.range(from, until, zone))
                       .put("source", source);
               return finish(
-                  db,
-                  table,
-                  spec,
-                  zone,
-                  kind,
-                  tags,
-                  metrics,
+                  a,
                   series,
                   sql,
                   planJson,
@@ -239,17 +254,14 @@ public final class Charts {
   }
 
   private Future<Compiled> runRaw(
-      Database db,
-      Engine engine,
-      TagTable table,
-      JsonObject spec,
-      ZoneId zone,
-      ChartKind kind,
-      List<String> tags,
-      Long start,
-      Long end,
-      long[] bounds,
-      List<String> notices) {
+      Asked a, Long start, Long end, long[] bounds, List<String> notices) {
+    Database db = a.db();
+    Engine engine = a.engine();
+    TagTable table = a.table();
+    JsonObject spec = a.spec();
+    ZoneId zone = a.zone();
+    ChartKind kind = a.kind();
+    List<String> tags = a.tags();
     long until = end == null ? bounds[1] : Math.min(end, bounds[1]);
     long from =
         start == null
@@ -285,7 +297,7 @@ public final class Charts {
             + engine.timeLiteral(until, table.zoned())
             + " ORDER BY 1 LIMIT "
             + (RAW_POINTS + 1);
-    return execute(db, sql, ChartKind.TAGS, tags, List.of(new Metric("raw", "raw")))
+    return execute(db, sql, ChartKind.TAGS, tags, a.asRaw().metrics())
         .map(
             series -> {
               int points =
@@ -301,19 +313,7 @@ public final class Charts {
                       .put("unit", "raw")
                       .put("range", Times.range(from, until, zone))
                       .put("source", "raw");
-              return finish(
-                  db,
-                  table,
-                  spec,
-                  zone,
-                  kind == ChartKind.METRICS ? ChartKind.TAGS : kind,
-                  tags,
-                  List.of(new Metric("raw", "raw")),
-                  series,
-                  sql,
-                  planJson,
-                  notices,
-                  "raw");
+              return finish(a.asRaw(), series, sql, planJson, notices, "raw");
             });
   }
 
@@ -416,17 +416,13 @@ public final class Charts {
   }
 
   private static String sql(
-      Database db,
-      Engine engine,
-      TagTable table,
-      ChartKind kind,
-      List<String> tags,
-      List<Metric> metrics,
-      ChartPlan plan,
-      ZoneId zone,
-      long from,
-      long until,
-      Unit rollup) {
+      Asked a, ChartPlan plan, ZoneId zone, long from, long until, Unit rollup) {
+    Database db = a.db();
+    Engine engine = a.engine();
+    TagTable table = a.table();
+    ChartKind kind = a.kind();
+    List<String> tags = a.tags();
+    List<Metric> metrics = a.metrics();
     String rawRange =
         db.quote(table.timeColumn())
             + " >= "
@@ -570,18 +566,19 @@ public final class Charts {
   }
 
   private Compiled finish(
-      Database db,
-      TagTable table,
-      JsonObject spec,
-      ZoneId zone,
-      ChartKind kind,
-      List<String> tags,
-      List<Metric> metrics,
+      Asked a,
       JsonArray series,
       String sql,
       JsonObject plan,
       List<String> notices,
       String unitLabel) {
+    Database db = a.db();
+    TagTable table = a.table();
+    JsonObject spec = a.spec();
+    ZoneId zone = a.zone();
+    ChartKind kind = a.kind();
+    List<String> tags = a.tags();
+    List<Metric> metrics = a.metrics();
     int points = series.stream().mapToInt(s -> ((JsonObject) s).getJsonArray("data").size()).sum();
     if (points == 0) {
       throw new TimeSeriesException(
