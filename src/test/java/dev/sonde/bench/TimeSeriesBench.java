@@ -110,8 +110,9 @@ public final class TimeSeriesBench {
                 new JsonObject().put("start", "last-1d").put("end", "last")));
     System.out.println();
     System.out.println(
-        "| query | hand-written SQL ms | Sonde raw ms | ratio | Sonde rollups ms | raw / rollups | buckets |");
-    System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+        "| query | hand-written, JDBC ms | hand-written, execute_query ms | Sonde raw ms | ratio to JDBC"
+            + " | ratio to execute_query | Sonde rollups ms | raw / rollups | buckets |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     // the same settings as Sonde's own connection: DuckDB shares one instance per file and process
     java.util.Properties streaming = new java.util.Properties();
     streaming.setProperty(org.duckdb.DuckDBDriver.JDBC_STREAM_RESULTS, "true");
@@ -123,12 +124,19 @@ public final class TimeSeriesBench {
         JsonObject chart = chart(tools, "raw", c);
         plans.add(chart);
         List<Double> hand = new ArrayList<>();
+        List<Double> viaMcp = new ArrayList<>();
         List<Double> raw = new ArrayList<>();
+        String sql = handWrittenSql(c, chart);
+        JsonObject query =
+            new JsonObject()
+                .put("connection", "raw")
+                .put("sql", "SELECT count(*), sum(v) FROM (" + sql + ") q(b, v)");
         for (int r = 0; r < rounds; r++) {
           hand.add(handWritten(direct, c, chart));
+          viaMcp.add(timed(() -> tools.ok("execute_query", query)));
           raw.add(timed(() -> chart(tools, "raw", c)));
         }
-        handRaw.add(new double[] {median(hand), median(raw)});
+        handRaw.add(new double[] {median(hand), median(raw), median(viaMcp)});
       }
       long build = System.nanoTime();
       awaitRollups(tools);
@@ -152,11 +160,13 @@ public final class TimeSeriesBench {
                 .getJsonObject(0)
                 .getInteger("points");
         System.out.printf(
-            "| %s | %.0f | %.0f | %.2f | %.1f | %.0f× | %d |%n",
+            "| %s | %.0f | %.0f | %.0f | %.2f | %.2f | %.1f | %.1f× | %d |%n",
             c.label(),
             hr[0],
+            hr[2],
             hr[1],
             hr[1] / hr[0],
+            hr[1] / hr[2],
             median(rolled),
             hr[1] / median(rolled),
             buckets);
@@ -188,19 +198,23 @@ public final class TimeSeriesBench {
                     .put("timeRange", c.range())));
   }
 
+  /** The best DuckDB SQL for the chart's buckets over the period of Sonde's plan. */
+  private static String handWrittenSql(Case c, JsonObject chart) {
+    JsonObject range = chart.getJsonObject("chart").getJsonObject("plan").getJsonObject("range");
+    return "SELECT time_bucket(INTERVAL "
+        + c.sqlInterval()
+        + ", TIME) AS b, avg(VALUE) FROM BENCH WHERE NAME = '"
+        + TAG
+        + "' AND TIME >= TIMESTAMP '"
+        + WALL.format(Instant.ofEpochMilli(range.getLong("start_ms")))
+        + "' AND TIME < TIMESTAMP '"
+        + WALL.format(Instant.ofEpochMilli(range.getLong("end_ms")))
+        + "' GROUP BY b ORDER BY b";
+  }
+
   /** The same buckets over the same period as Sonde's plan, as one would write it for DuckDB. */
   private static double handWritten(Connection direct, Case c, JsonObject chart) throws Exception {
-    JsonObject range = chart.getJsonObject("chart").getJsonObject("plan").getJsonObject("range");
-    String sql =
-        "SELECT time_bucket(INTERVAL "
-            + c.sqlInterval()
-            + ", TIME) AS b, avg(VALUE) FROM BENCH WHERE NAME = '"
-            + TAG
-            + "' AND TIME >= TIMESTAMP '"
-            + WALL.format(Instant.ofEpochMilli(range.getLong("start_ms")))
-            + "' AND TIME < TIMESTAMP '"
-            + WALL.format(Instant.ofEpochMilli(range.getLong("end_ms")))
-            + "' GROUP BY b ORDER BY b";
+    String sql = handWrittenSql(c, chart);
     long start = System.nanoTime();
     int rows = 0;
     try (Statement st = direct.createStatement();

@@ -22,7 +22,11 @@ import java.util.function.Consumer;
 /** MCP over Streamable HTTP with the JDK client: JSON or event-stream answers to each POST. */
 public final class HttpMcpClient implements McpClient {
   private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+      // HTTP/1.1 as the server speaks it: the default would offer an h2c upgrade on every request
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
   private final URI uri;
   private final List<JsonObject> received = Collections.synchronizedList(new ArrayList<>());
   private volatile String sessionId;
