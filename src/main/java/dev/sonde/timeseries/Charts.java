@@ -196,52 +196,48 @@ public final class Charts {
   }
 
   private Future<Compiled> run(Asked a, boolean rollups, long[] bounds) {
-    Database db = a.db();
-    Engine engine = a.engine();
-    TagTable table = a.table();
-    JsonObject spec = a.spec();
-    ZoneId zone = a.zone();
-    ChartKind kind = a.kind();
-    List<String> tags = a.tags();
-    List<Metric> metrics = a.metrics();
-    JsonObject range = spec.getJsonObject("timeRange", new JsonObject());
+    JsonObject range = a.spec().getJsonObject("timeRange", new JsonObject());
     Long start =
-        TimeArg.parse(range.getValue("start"), "timeRange.start", zone, bounds[0], bounds[1]);
-    Long end = TimeArg.parse(range.getValue("end"), "timeRange.end", zone, bounds[0], bounds[1]);
+        TimeArg.parse(range.getValue("start"), "timeRange.start", a.zone(), bounds[0], bounds[1]);
+    Long end =
+        TimeArg.parse(range.getValue("end"), "timeRange.end", a.zone(), bounds[0], bounds[1]);
     boolean raw =
-        metrics.get(0).agg().equals("raw")
-            || (spec.containsKey("rollup") && spec.getValue("rollup") == null);
+        a.metrics().get(0).agg().equals("raw")
+            || (a.spec().containsKey("rollup") && a.spec().getValue("rollup") == null);
     List<String> notices = new ArrayList<>();
     if (raw) {
       return runRaw(a, start, end, bounds, notices);
     }
-    UnitPhrase unit = unitOf(spec);
+    UnitPhrase unit = unitOf(a.spec());
     ChartPlan plan =
-        ChartPlan.of(new ChartPlan.Request(kind, unit, start, end, rollups), bounds[0], bounds[1]);
+        ChartPlan.of(
+            new ChartPlan.Request(a.kind(), unit, start, end, rollups), bounds[0], bounds[1]);
     notices.addAll(plan.notices());
     long width = plan.unit().millis() * plan.multiple();
-    long from = alignDown(plan.start(), plan.unit(), plan.multiple(), zone);
-    long lastBucket = alignDown(plan.end(), plan.unit(), plan.multiple(), zone);
+    long from = alignDown(plan.start(), plan.unit(), plan.multiple(), a.zone());
+    long lastBucket = alignDown(plan.end(), plan.unit(), plan.multiple(), a.zone());
     long until =
-        plan.unit().calendar() ? nextCalendar(lastBucket, plan.unit(), zone) : lastBucket + width;
-    Unit rollup = rollups ? rollupFor(plan, zone, from, until) : null;
+        plan.unit().calendar()
+            ? nextCalendar(lastBucket, plan.unit(), a.zone())
+            : lastBucket + width;
+    Unit rollup = rollups ? rollupFor(plan, a.zone(), from, until) : null;
     String sql =
         sql(
             a,
             plan,
-            plan.unit() == Unit.MONTH ? zone : constantOffset(zone, from, until),
+            plan.unit() == Unit.MONTH ? a.zone() : constantOffset(a.zone(), from, until),
             from,
             until,
             rollup);
-    String source = rollup == null ? "raw" : Rollups.tableName(table, rollup);
-    return execute(db, sql, kind, tags, metrics)
+    String source = rollup == null ? "raw" : Rollups.tableName(a.table(), rollup);
+    return execute(a.db(), sql, a.kind(), a.tags(), a.metrics())
         .map(
             series -> {
               JsonObject planJson =
                   new JsonObject()
                       .put("unit", plan.unit().specName())
                       .put("multiple", plan.multiple())
-                      .put("range", Times.range(from, until, zone))
+                      .put("range", Times.range(from, until, a.zone()))
                       .put("source", source);
               return finish(
                   a,
@@ -255,13 +251,6 @@ public final class Charts {
 
   private Future<Compiled> runRaw(
       Asked a, Long start, Long end, long[] bounds, List<String> notices) {
-    Database db = a.db();
-    Engine engine = a.engine();
-    TagTable table = a.table();
-    JsonObject spec = a.spec();
-    ZoneId zone = a.zone();
-    ChartKind kind = a.kind();
-    List<String> tags = a.tags();
     long until = end == null ? bounds[1] : Math.min(end, bounds[1]);
     long from =
         start == null
@@ -273,31 +262,31 @@ public final class Charts {
               + ChartPlan.human(until - from)
               + " before the data's last time");
     }
-    String time = db.quote(table.timeColumn());
+    String time = a.db().quote(a.table().timeColumn());
     String sql =
         "SELECT "
-            + engine.epochMs(time)
+            + a.engine().epochMs(time)
             + " AS t, "
-            + db.quote(table.tagColumn())
+            + a.db().quote(a.table().tagColumn())
             + " AS tag, "
-            + db.quote(table.valueColumn())
+            + a.db().quote(a.table().valueColumn())
             + " AS v FROM "
-            + db.quoted(table.table())
+            + a.db().quoted(a.table().table())
             + " WHERE "
-            + db.quote(table.tagColumn())
+            + a.db().quote(a.table().tagColumn())
             + " IN "
-            + inList(tags)
+            + inList(a.tags())
             + " AND "
             + time
             + " >= "
-            + engine.timeLiteral(from, table.zoned())
+            + a.engine().timeLiteral(from, a.table().zoned())
             + " AND "
             + time
             + " <= "
-            + engine.timeLiteral(until, table.zoned())
+            + a.engine().timeLiteral(until, a.table().zoned())
             + " ORDER BY 1 LIMIT "
             + (RAW_POINTS + 1);
-    return execute(db, sql, ChartKind.TAGS, tags, a.asRaw().metrics())
+    return execute(a.db(), sql, ChartKind.TAGS, a.tags(), a.asRaw().metrics())
         .map(
             series -> {
               int points =
@@ -311,7 +300,7 @@ public final class Charts {
               JsonObject planJson =
                   new JsonObject()
                       .put("unit", "raw")
-                      .put("range", Times.range(from, until, zone))
+                      .put("range", Times.range(from, until, a.zone()))
                       .put("source", "raw");
               return finish(a.asRaw(), series, sql, planJson, notices, "raw");
             });
@@ -417,20 +406,14 @@ public final class Charts {
 
   private static String sql(
       Asked a, ChartPlan plan, ZoneId zone, long from, long until, Unit rollup) {
-    Database db = a.db();
-    Engine engine = a.engine();
-    TagTable table = a.table();
-    ChartKind kind = a.kind();
-    List<String> tags = a.tags();
-    List<Metric> metrics = a.metrics();
     String rawRange =
-        db.quote(table.timeColumn())
+        a.db().quote(a.table().timeColumn())
             + " >= "
-            + engine.timeLiteral(from, table.zoned())
+            + a.engine().timeLiteral(from, a.table().zoned())
             + " AND "
-            + db.quote(table.timeColumn())
+            + a.db().quote(a.table().timeColumn())
             + " < "
-            + engine.timeLiteral(until, table.zoned());
+            + a.engine().timeLiteral(until, a.table().zoned());
     // calendar buckets from raw rows: summarise by 15 minutes first (every zone offset is a
     // multiple), so the zone conversion runs per quarter hour instead of per row
     boolean summarised =
@@ -439,40 +422,44 @@ public final class Charts {
             && !(zone instanceof ZoneOffset && plan.unit() != Unit.MONTH)
             && offsetsAreMultiplesOf(zone, from, until, QUARTER_HOUR);
     boolean fromRollup = rollup != null || summarised;
-    String ms = fromRollup ? "bucket" : engine.epochMs(db.quote(table.timeColumn()));
-    String bucket = engine.bucket(ms, plan.unit(), plan.multiple(), zone);
-    String tag = fromRollup ? "tag" : db.quote(table.tagColumn());
+    String ms = fromRollup ? "bucket" : a.engine().epochMs(a.db().quote(a.table().timeColumn()));
+    String bucket = a.engine().bucket(ms, plan.unit(), plan.multiple(), zone);
+    String tag = fromRollup ? "tag" : a.db().quote(a.table().tagColumn());
     String source;
     if (summarised) {
       source =
           "("
               + Rollups.summary(
-                  db,
-                  table,
+                  a.db(),
+                  a.table(),
                   QUARTER_HOUR,
-                  db.quote(table.tagColumn()) + " IN " + inList(tags) + " AND " + rawRange)
+                  a.db().quote(a.table().tagColumn())
+                      + " IN "
+                      + inList(a.tags())
+                      + " AND "
+                      + rawRange)
               + ") AS q";
     } else {
       source =
           rollup != null
-              ? Rollups.qualified(db, table, Rollups.tableName(table, rollup))
-              : db.quoted(table.table());
+              ? Rollups.qualified(a.db(), a.table(), Rollups.tableName(a.table(), rollup))
+              : a.db().quoted(a.table().table());
     }
     String range = fromRollup ? "bucket >= " + from + " AND bucket < " + until : rawRange;
-    String v = db.quote(table.valueColumn());
-    String time = db.quote(table.timeColumn());
+    String v = a.db().quote(a.table().valueColumn());
+    String time = a.db().quote(a.table().timeColumn());
     List<String> columns = new ArrayList<>();
-    if (kind == ChartKind.OHLC) {
-      columns.add(fromRollup ? engine.first("first_v", "first_ms") : engine.first(v, time));
-      columns.add(fromRollup ? engine.last("last_v", "last_ms") : engine.last(v, time));
+    if (a.kind() == ChartKind.OHLC) {
+      columns.add(fromRollup ? a.engine().first("first_v", "first_ms") : a.engine().first(v, time));
+      columns.add(fromRollup ? a.engine().last("last_v", "last_ms") : a.engine().last(v, time));
       columns.add(fromRollup ? "min(min_v)" : "min(" + v + ")");
       columns.add(fromRollup ? "max(max_v)" : "max(" + v + ")");
     } else {
-      for (Metric m : metrics) {
+      for (Metric m : a.metrics()) {
         columns.add(aggregate(m.agg(), fromRollup, v));
       }
     }
-    boolean perTag = kind == ChartKind.TAGS || kind == ChartKind.GEOMAP;
+    boolean perTag = a.kind() == ChartKind.TAGS || a.kind() == ChartKind.GEOMAP;
     return "SELECT "
         + bucket
         + " AS t"
@@ -484,7 +471,7 @@ public final class Charts {
         + " WHERE "
         + tag
         + " IN "
-        + inList(tags)
+        + inList(a.tags())
         + " AND "
         + range
         + (fromRollup ? "" : " AND " + v + " IS NOT NULL")
@@ -572,13 +559,6 @@ public final class Charts {
       JsonObject plan,
       List<String> notices,
       String unitLabel) {
-    Database db = a.db();
-    TagTable table = a.table();
-    JsonObject spec = a.spec();
-    ZoneId zone = a.zone();
-    ChartKind kind = a.kind();
-    List<String> tags = a.tags();
-    List<Metric> metrics = a.metrics();
     int points = series.stream().mapToInt(s -> ((JsonObject) s).getJsonArray("data").size()).sum();
     if (points == 0) {
       throw new TimeSeriesException(
@@ -589,36 +569,39 @@ public final class Charts {
               + "; widen timeRange or leave it out");
     }
     plan.put("notices", new JsonArray(notices));
-    JsonObject output = spec.getJsonObject("output", new JsonObject());
-    String title = output.getString("title", defaultTitle(kind, tags, metrics)) + " · " + unitLabel;
+    JsonObject output = a.spec().getJsonObject("output", new JsonObject());
+    String title =
+        output.getString("title", defaultTitle(a.kind(), a.tags(), a.metrics()))
+            + " · "
+            + unitLabel;
     JsonObject document =
         new JsonObject()
             .put("format", FORMAT)
             .put("version", VERSION)
-            .put("connection", db.name())
-            .put("table", table.table().qualified())
-            .put("kind", kind.name().toLowerCase(Locale.ROOT))
-            .put("tags", new JsonArray(tags))
-            .put("timezone", zone.getId())
-            .put("spec", spec.copy())
+            .put("connection", a.db().name())
+            .put("table", a.table().table().qualified())
+            .put("kind", a.kind().name().toLowerCase(Locale.ROOT))
+            .put("tags", new JsonArray(a.tags()))
+            .put("timezone", a.zone().getId())
+            .put("spec", a.spec().copy())
             .put("plan", plan)
             .put("sql", sql)
             .put(
                 "option",
                 EChartsOption.template(
-                    kind,
+                    a.kind(),
                     output.getString("chartType", "line"),
                     title,
                     output.getString(
                         "subtitle",
-                        table.table().name()
+                        a.table().table().name()
                             + " · "
                             + plan.getJsonObject("range").getString("start")
                             + " – "
                             + plan.getJsonObject("range").getString("end")),
                     series,
-                    zone));
-    return new Compiled(document, series, summary(series, zone));
+                    a.zone()));
+    return new Compiled(document, series, summary(series, a.zone()));
   }
 
   private static String defaultTitle(ChartKind kind, List<String> tags, List<Metric> metrics) {
