@@ -63,7 +63,12 @@ class ChartEnginesTest {
                 Map.entry("databases.connections.duck.rollups", "true"),
                 Map.entry("databases.connections.pg.type", "postgres"),
                 Map.entry("databases.connections.pg.url", pg),
-                Map.entry("databases.connections.pg.rollups", "true")));
+                Map.entry("databases.connections.pg.rollups", "true"),
+                Map.entry("timeseries.tables.plant.connection", "pg"),
+                Map.entry("timeseries.tables.plant.table", "plant_log"),
+                Map.entry("timeseries.tables.plant.tag", "station"),
+                Map.entry("timeseries.tables.plant.time", "logged"),
+                Map.entry("timeseries.tables.plant.values", "level")));
     HttpMcpClient client = new HttpMcpClient(sonde.port());
     client.initialize("2025-11-25");
     tools = new ToolCalls(client);
@@ -100,6 +105,14 @@ class ChartEnginesTest {
         }
         insert.executeBatch();
       }
+      // a long table whose shape is not a tag table's (two text columns): named in the config
+      st.execute(
+          "CREATE TABLE plant_log (station VARCHAR(20), note VARCHAR(40), logged TIMESTAMP, level"
+              + " DOUBLE PRECISION)");
+      st.execute(
+          "INSERT INTO plant_log VALUES ('north', 'ok', TIMESTAMP '2024-10-28 00:00:00', 1.5),"
+              + " ('north', 'ok', TIMESTAMP '2024-10-28 00:30:00', 2.5), ('south', 'ok',"
+              + " TIMESTAMP '2024-10-28 00:10:00', 7)");
       c.commit();
     }
   }
@@ -147,6 +160,36 @@ class ChartEnginesTest {
       Thread.sleep(200);
     }
     throw new AssertionError("rollups of " + connection + " were not built in time");
+  }
+
+  @org.junit.jupiter.api.Test
+  void aTableNamedInTheConfigIsATagTableWhereItsShapeIsNot() {
+    assertEquals("TAG", kindOf("pg", "plant_log"));
+    assertEquals(
+        "TABLE", kindOf("duck", "plant_log"), "named for pg only; its shape is not a tag table's");
+    assertEquals("TAG", kindOf("duck", "readings"), "found by its shape");
+    assertEquals(
+        new JsonArray().add("north").add("south"),
+        tools
+            .ok(
+                "list_table_tags",
+                new JsonObject().put("table_name", "plant_log").put("connection", "pg"))
+            .getJsonArray("tags"));
+    JsonObject chart =
+        tools.ok(
+            "compile_chart_from_spec",
+            new JsonObject()
+                .put("connection", "pg")
+                .put(
+                    "spec",
+                    new JsonObject()
+                        .put("table", "plant_log")
+                        .put("tag", "north")
+                        .put("rollup", "hour")
+                        .put("metrics", new JsonArray().add(new JsonObject().put("agg", "avg")))));
+    JsonObject north = chart.getJsonObject("summary").getJsonArray("series").getJsonObject(0);
+    assertEquals(1, north.getInteger("points"));
+    assertEquals(2.0, north.getDouble("last"));
   }
 
   @org.junit.jupiter.api.Test
@@ -230,6 +273,18 @@ class ChartEnginesTest {
   static List<Integer> pointsAndLast(JsonObject chart) {
     JsonObject s = chart.getJsonObject("summary").getJsonArray("series").getJsonObject(0);
     return List.of(s.getInteger("points"), s.getDouble("last").intValue());
+  }
+
+  static String kindOf(String connection, String table) {
+    return tools
+        .ok("list_tables", new JsonObject().put("connection", connection))
+        .getJsonArray("tables")
+        .stream()
+        .map(JsonObject.class::cast)
+        .filter(t -> t.getString("name").endsWith("." + table))
+        .findFirst()
+        .orElseThrow()
+        .getString("kind");
   }
 
   static String source(JsonObject chart) {
