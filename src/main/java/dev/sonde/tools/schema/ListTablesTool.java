@@ -67,6 +67,8 @@ final class ListTablesTool implements Tool {
                 services
                     .tagTables()
                     .list(db)
+                    // the tables are listed even when tag detection cannot read the catalog
+                    .otherwise(List.of())
                     .map(tagTables -> withTimeSeriesKinds(tables, tagTables)))
         .map(
             tables -> {

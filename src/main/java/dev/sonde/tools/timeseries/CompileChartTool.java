@@ -12,6 +12,7 @@ import dev.sonde.tools.ToolException;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import dev.sonde.workspace.Workspace;
+import dev.sonde.workspace.WorkspaceException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -117,6 +118,12 @@ final class CompileChartTool implements Tool {
               byte[] bytes = compiled.document().encodePrettily().getBytes(StandardCharsets.UTF_8);
               return ctx.vertx()
                   .executeBlocking(() -> workspace.write(filename, bytes), false)
+                  .recover(
+                      e ->
+                          Future.failedFuture(
+                              e instanceof WorkspaceException
+                                  ? new ToolException(e.getMessage())
+                                  : e))
                   .map(path -> ToolResult.structured(out.put("saved", workspace.relative(path))));
             });
   }

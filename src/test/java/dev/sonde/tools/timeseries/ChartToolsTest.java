@@ -144,6 +144,14 @@ class ChartToolsTest {
                     .put("spec", temperature())
                     .put("filename", "EXAMPLE/온도.chart.json"))
             .contains("ASCII"));
+    tools.ok("create_folder", new JsonObject().put("folder_name", "EXAMPLE/taken.chart.json"));
+    String inTheWay =
+        tools.refused(
+            "compile_chart_from_spec",
+            new JsonObject()
+                .put("spec", temperature())
+                .put("filename", "EXAMPLE/taken.chart.json"));
+    assertTrue(inTheWay.contains("is a folder"), inTheWay);
   }
 
   @Test
