@@ -2,7 +2,7 @@
 // TypeScript SDK (charts over HTTP, the dashboard over WebSocket): every panel draws, a panel whose
 // chart was deleted shows its error, the period picker redraws, auto-refresh runs, and axes show
 // the dashboard's timezone. usage: node dashboard-view.mjs <port> <screenshot-dir>.
-import { chromium } from 'playwright-core';
+import { checks, launchChromium } from './browser-checks.mjs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
@@ -11,18 +11,7 @@ import { join } from 'node:path';
 
 const [port, shots] = [Number(process.argv[2]), process.argv[3]];
 const base = `http://127.0.0.1:${port}`;
-let passed = 0;
-let failed = 0;
-async function check(name, body) {
-  try {
-    await body();
-    passed++;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}: ${e?.stack ?? e}`);
-  }
-}
+const { check, finish } = checks();
 const structured = (result) => {
   assert.ok(!result.isError, JSON.stringify(result.content));
   return result.structuredContent;
@@ -63,11 +52,7 @@ await check('charts are compiled and a dashboard is created through MCP', async 
   assert.match(preview.panels.find((p) => p.title.startsWith('Speed')).error, /no file/);
 });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-quic'],
-});
+const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1400, height: 1300 } });
 const errors = [];
 page.on('pageerror', (e) => errors.push(e.message));
@@ -126,5 +111,4 @@ await check('auto-refresh redraws at the dashboard interval', async () => {
 await browser.close();
 await http.close();
 await ws.close();
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish();

@@ -1,7 +1,7 @@
 // Headless Chromium against the job view: a multi-step job's steps arrive live, survive a forced
 // reconnect without loss or duplicates, and a running job is cancelled from its button.
 // usage: node job-view.mjs <port> <screenshot-dir>. Prints "N passed, M failed".
-import { chromium } from 'playwright-core';
+import { checks, launchChromium } from './browser-checks.mjs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import assert from 'node:assert/strict';
@@ -9,12 +9,7 @@ import { join } from 'node:path';
 
 const [port, shots] = [Number(process.argv[2]), process.argv[3]];
 const base = `http://127.0.0.1:${port}`;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  // Playwright gives every launch a fresh temporary profile of its own
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-quic'],
-});
+const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
 const errors = [];
 page.on('pageerror', (e) => errors.push(e.message));
@@ -29,18 +24,7 @@ function startJob(args) {
   return { done, id: async () => { while (!jobId) await new Promise((r) => setTimeout(r, 20)); return jobId; } };
 }
 
-let passed = 0;
-let failed = 0;
-async function check(name, body) {
-  try {
-    await body();
-    passed++;
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}: ${e?.stack ?? e}`);
-  }
-}
+const { check, finish } = checks();
 
 await page.goto(base + '/');
 await page.waitForSelector('#connection[data-state="live"]');
@@ -92,5 +76,4 @@ await check('a reload shows the same jobs and steps', async () => {
 
 await client.close();
 await browser.close();
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();

@@ -20,9 +20,10 @@ import java.util.Map;
 /**
  * Charts over a generated tag table of 100 million points in DuckDB (40 tags, one point a second
  * each for 29 days, rows in time order as a feed writes them), side by side in one run: the best
- * hand-written DuckDB SQL on a direct JDBC connection, compile_chart_from_spec through MCP on raw
- * rows, and the same through MCP once rollups are built. Each round runs the three in turn; medians
- * of the rounds are reported. usage: TimeSeriesBench <work-dir> [points] [rounds]
+ * hand-written DuckDB SQL on a direct JDBC connection and through execute_query,
+ * compile_chart_from_spec through MCP on raw rows, and the same once rollups are built. Each round
+ * runs them in turn; medians of the rounds are reported. usage: TimeSeriesBench <work-dir> [points]
+ * [rounds]
  */
 public final class TimeSeriesBench {
   private static final int TAGS = 40;
