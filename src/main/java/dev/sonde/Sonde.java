@@ -6,6 +6,7 @@ import dev.sonde.config.SondeConfig;
 import dev.sonde.dashboard.Dashboards;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.docs.DocsLibrary;
+import dev.sonde.forecast.TableForecasts;
 import dev.sonde.jobs.JobRegistry;
 import dev.sonde.mcp.McpServer;
 import dev.sonde.mcp.ServerInfo;
@@ -28,6 +29,7 @@ import dev.sonde.tools.docs.DocsIndexing;
 import dev.sonde.tools.docs.DocsResources;
 import dev.sonde.tools.docs.ToolReference;
 import dev.sonde.tools.files.FilesFamilyVerticle;
+import dev.sonde.tools.forecast.ForecastFamilyVerticle;
 import dev.sonde.tools.query.QueryFamilyVerticle;
 import dev.sonde.tools.schema.DatabasePrompts;
 import dev.sonde.tools.schema.SchemaFamilyVerticle;
@@ -230,6 +232,9 @@ public final class Sonde {
     families.add(new QueryFamilyVerticle(services));
     families.add(new TimeSeriesFamilyVerticle(services, charts));
     families.add(new DashboardFamilyVerticle(services, dashboards));
+    families.add(
+        new ForecastFamilyVerticle(
+            services, new TableForecasts(vertx, databases, tagTables, charts)));
     families.add(new FilesFamilyVerticle(services));
     resources.add(new SchemaResources(vertx, config, databases));
     prompts.add(new DatabasePrompts(databases));

@@ -18,6 +18,7 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -412,6 +413,28 @@ public final class TagTables {
    * when it is current, from the raw rows otherwise.
    */
   public Future<JsonObject> profile(Database db, TagTable table, ZoneId zone) {
+    return stats(db, table)
+        .map(stats -> profileJson(db, table, zone, stats.rows(), stats.fromRollup()));
+  }
+
+  /** The table's tags, those with the most values first (ties by name). */
+  public Future<List<String>> byCount(Database db, TagTable table) {
+    return stats(db, table)
+        .map(
+            stats ->
+                stats.rows().stream()
+                    .sorted(
+                        Comparator.comparingLong(TagStats::count)
+                            .reversed()
+                            .thenComparing(TagStats::tag))
+                    .map(TagStats::tag)
+                    .toList());
+  }
+
+  private record Stats(List<TagStats> rows, boolean fromRollup) {}
+
+  /** Per-tag statistics, from the hour rollup when it is current, from the raw rows otherwise. */
+  private Future<Stats> stats(Database db, TagTable table) {
     Engine engine = Engine.of(db.dialectName());
     return spans(table)
         .compose(spans -> rollups.ready(db, table, spans.newest()))
@@ -446,8 +469,7 @@ public final class TagTables {
                         + db.quoted(table.table())
                         + " GROUP BY 1 ORDER BY 1";
               }
-              return db.read(c -> profileRows(c, sql))
-                  .map(rows -> profileJson(db, table, zone, rows, fromRollup));
+              return db.read(c -> profileRows(c, sql)).map(rows -> new Stats(rows, fromRollup));
             });
   }
 

@@ -5,6 +5,7 @@ import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.jobs.JobRegistry;
 import dev.sonde.timeseries.TagTables;
 import dev.sonde.workspace.Workspaces;
+import io.vertx.core.json.JsonObject;
 
 /**
  * What every family is given at construction: configuration, the node's jobs, its databases and the
@@ -15,4 +16,18 @@ public record FamilyServices(
     JobRegistry jobs,
     DatabaseRegistry databases,
     Workspaces workspaces,
-    TagTables tagTables) {}
+    TagTables tagTables) {
+
+  /**
+   * Where the browser shows a workspace file: its path, the link on this server, and a full URL
+   * when the port is set.
+   */
+  public JsonObject webLink(String path, String relativeUrl) {
+    JsonObject out = new JsonObject().put("path", path).put("link", relativeUrl);
+    int port = config.server().port();
+    if (port > 0) {
+      out.put("url", "http://" + config.server().host() + ":" + port + relativeUrl);
+    }
+    return out;
+  }
+}

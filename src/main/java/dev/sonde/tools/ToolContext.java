@@ -117,6 +117,24 @@ public final class ToolContext {
     }
   }
 
+  /**
+   * Waits for {@code future} on the worker thread running the tool (worker and job modes), at most
+   * until the call's deadline; a failure is rethrown as it is when unchecked.
+   */
+  public <T> T await(Future<T> future) throws InterruptedException {
+    long wait = Math.max(1, deadline() - System.currentTimeMillis());
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(wait, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException unchecked) {
+        throw unchecked;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (TimeoutException e) {
+      throw new ToolException(tool() + " did not finish before its deadline");
+    }
+  }
+
   public boolean isCancelled() {
     return cancelReason != null;
   }

@@ -24,6 +24,9 @@ import org.slf4j.LoggerFactory;
 public final class DashboardsApi {
   private static final Logger LOG = LoggerFactory.getLogger(DashboardsApi.class);
   private static final int DEPTH = 4;
+  private static final String REPORT_POLICY =
+      "sandbox allow-scripts allow-modals; default-src 'none'; script-src 'unsafe-inline';"
+          + " style-src 'unsafe-inline'; img-src data: blob:";
 
   private final Vertx vertx;
   private final Workspaces workspaces;
@@ -51,6 +54,38 @@ public final class DashboardsApi {
         .handler(this::panelData);
     router.getWithRegex("/api/dashboards/(?<path>.+\\.dsh)").handler(this::dashboard);
     router.getWithRegex("/api/charts/(?<path>.+\\.chart\\.json)/data").handler(this::chartData);
+    router.getWithRegex("/workspace/(?<path>.+\\.html)").handler(this::report);
+  }
+
+  /**
+   * A saved HTML report, sandboxed: it runs its own inline script but as an opaque origin, so
+   * nothing in it can reach this server's API or cookies.
+   */
+  private void report(RoutingContext ctx) {
+    Workspace ws = workspace();
+    String path = ctx.pathParam("path");
+    vertx
+        .executeBlocking(() -> ws.read(path), false)
+        .onComplete(
+            ar -> {
+              HttpServerResponse response = ctx.response();
+              if (ar.succeeded()) {
+                response
+                    .putHeader("Content-Type", "text/html; charset=utf-8")
+                    .putHeader("Content-Security-Policy", REPORT_POLICY)
+                    .putHeader("X-Content-Type-Options", "nosniff")
+                    .end(io.vertx.core.buffer.Buffer.buffer(ar.result()));
+              } else if (Dashboards.callerError(ar.cause())) {
+                String message = ar.cause().getMessage();
+                json(
+                    response,
+                    message.startsWith("no ") ? 404 : 400,
+                    new JsonObject().put("error", message));
+              } else {
+                LOG.warn("report {} could not be read", path, ar.cause());
+                json(response, 500, new JsonObject().put("error", "the report could not be read"));
+              }
+            });
   }
 
   private Workspace workspace() {

@@ -9,6 +9,9 @@ import dev.sonde.support.PackagedSonde;
 import dev.sonde.support.TestPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -138,6 +141,41 @@ class RealClientsIT {
       assertEquals(0, outcome.exitCode(), outcome.output());
       assertTrue(outcome.output().contains("5 passed, 0 failed"), outcome.output());
       assertTrue(Files.size(shots.resolve("dashboard.png")) > 50_000);
+    }
+  }
+
+  @Test
+  void forecastsThroughTheTypeScriptClientAndTheirReportsInHeadlessChromium() throws Exception {
+    Path folder = Files.createTempDirectory("sonde-forecast-");
+    Path odd = folder.resolve("odd.duckdb");
+    try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + odd);
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE READINGS (NAME VARCHAR, TIME TIMESTAMP, VALUE DOUBLE)");
+      st.execute(
+          "INSERT INTO READINGS SELECT '<script>alert(1)</script>', TIMESTAMP '2026-01-01'"
+              + " + INTERVAL (d) DAY, 50 + 10 * sin(d / 5.0) + d * 0.1 FROM range(0, 200) t(d)");
+    }
+    Path config = folder.resolve("sonde.yaml");
+    Files.writeString(
+        config,
+        "databases:\n  defaultConnection: plant\n  connections:\n    plant:\n"
+            + "      type: duckdb\n      path: plant.duckdb\n      demo: true\n      rollups: true\n"
+            + "    odd:\n      type: duckdb\n      path: "
+            + odd
+            + "\ndocs:\n  enabled: false\n");
+    Path shots = Path.of("target/screenshots").toAbsolutePath();
+    Files.createDirectories(shots);
+    try (PackagedSonde sonde = PackagedSonde.plainJar("--config", config.toString())) {
+      NodeScript.Outcome outcome =
+          NodeScript.run(
+              Path.of("target"),
+              300,
+              NodeScript.script("forecast-report.mjs"),
+              String.valueOf(sonde.port()),
+              shots.toString());
+      assertEquals(0, outcome.exitCode(), outcome.output());
+      assertTrue(outcome.output().contains("7 passed, 0 failed"), outcome.output());
+      assertTrue(Files.size(shots.resolve("forecast-report.png")) > 50_000);
     }
   }
 }

@@ -7,6 +7,7 @@ import dev.sonde.docs.DocsLibrary;
 import dev.sonde.tools.dashboard.DashboardFamilyVerticle;
 import dev.sonde.tools.docs.DocsFamilyVerticle;
 import dev.sonde.tools.files.FilesFamilyVerticle;
+import dev.sonde.tools.forecast.ForecastFamilyVerticle;
 import dev.sonde.tools.query.QueryFamilyVerticle;
 import dev.sonde.tools.schema.SchemaFamilyVerticle;
 import dev.sonde.tools.system.SystemFamilyVerticle;
@@ -35,6 +36,7 @@ class ToolsListGoldenTest {
     new QueryFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
     new TimeSeriesFamilyVerticle(services, null).specs().forEach(s -> listing.add(s.toJson()));
     new DashboardFamilyVerticle(services, null).specs().forEach(s -> listing.add(s.toJson()));
+    new ForecastFamilyVerticle(services, null).specs().forEach(s -> listing.add(s.toJson()));
     new FilesFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
     new DocsFamilyVerticle(services, new DocsLibrary(SondeConfig.defaults(), () -> ""))
         .specs()

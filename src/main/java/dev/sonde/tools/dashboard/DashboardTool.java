@@ -115,12 +115,6 @@ abstract class DashboardTool implements Tool {
 
   /** Where the browser viewer shows the dashboard: a path, and a full URL when the port is set. */
   JsonObject link(String path) {
-    String relative = "/dashboards.html#" + path;
-    JsonObject out = new JsonObject().put("path", path).put("link", relative);
-    int port = services.config().server().port();
-    if (port > 0) {
-      out.put("url", "http://" + services.config().server().host() + ":" + port + relative);
-    }
-    return out;
+    return services.webLink(path, "/dashboards.html#" + path);
   }
 }

@@ -1,0 +1,114 @@
+// forecast_table through the official TypeScript SDK (HTTP with progress, WebSocket with a Korean
+// method alias), then its HTML report in headless Chromium: every chart draws, the model dropdown
+// switches the curve, it prints, and a tag named like a script tag is shown as text, never run.
+// usage: node forecast-report.mjs <port> <screenshot-dir>
+import { checks, launchChromium } from './browser-checks.mjs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+
+const [port, shots] = [Number(process.argv[2]), process.argv[3]];
+const base = `http://127.0.0.1:${port}`;
+const { check, finish } = checks();
+const structured = (result) => {
+  assert.ok(!result.isError, JSON.stringify(result.content));
+  return result.structuredContent;
+};
+
+const http = new Client({ name: 'forecast-report-test', version: '1.0.0' });
+await http.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+const ws = new Client({ name: 'forecast-report-test-ws', version: '1.0.0' });
+await ws.connect(new WebSocketClientTransport(new URL(`ws://127.0.0.1:${port}/mcp/ws`)));
+
+let gold;
+await check('gold close is forecast 30 days ahead over HTTP, its steps arriving as progress', async () => {
+  const progress = [];
+  const result = await http.request(
+    { method: 'tools/call', params: { name: 'forecast_table', arguments: {
+      spec: { table: 'GOLD', tag: 'close', rollup: 'day', horizon: 30 }, timezone: 'Asia/Seoul' } } },
+    CallToolResultSchema,
+    { onprogress: (p) => progress.push(p), timeout: 120000 });
+  gold = structured(result);
+  const close = gold.forecasts[0];
+  assert.equal(close.values.length, 30);
+  assert.equal(close.chosen, 'auto');
+  assert.ok(close.members.includes('theta') && close.members.includes('damped'), close.members);
+  const messages = progress.map((p) => p.message).join(' | ');
+  for (const step of ['fetch', 'backtest', 'rank', 'fit', 'render']) {
+    assert.ok(messages.includes(step), `${step} not in ${messages}`);
+  }
+  for (let i = 1; i < progress.length; i++) {
+    assert.ok(progress[i].progress >= progress[i - 1].progress, `progress never goes back: ${JSON.stringify(progress)}`);
+  }
+});
+
+await check('over WebSocket, the Korean alias 선형 gives the linear model alone', async () => {
+  const out = structured(await ws.callTool({ name: 'forecast_table', arguments: {
+    spec: { table: 'EXAMPLE', tag: 'temperature', rollup: 'hour', method: '선형', horizon: 24 } } },
+  CallToolResultSchema, { timeout: 120000 }));
+  assert.equal(out.forecasts[0].chosen, 'linear');
+  assert.equal(out.forecasts[0].values.length, 24);
+});
+
+let evil;
+await check('a tag named like a script tag is forecast like any other', async () => {
+  evil = structured(await http.callTool({ name: 'forecast_table', arguments: {
+    connection: 'odd', spec: { table: 'READINGS', tag: '<script>alert(1)</script>', rollup: 'day', horizon: 7 } } },
+  CallToolResultSchema, { timeout: 120000 }));
+  assert.equal(evil.forecasts[0].tag, '<script>alert(1)</script>');
+});
+
+const browser = await launchChromium();
+const page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
+const errors = [];
+const dialogs = [];
+page.on('pageerror', (e) => errors.push(e.message));
+page.on('dialog', async (d) => { dialogs.push(d.message()); await d.dismiss(); });
+
+await check('the report draws the forecast chart with every model in its dropdown', async () => {
+  await page.goto(`${base}${gold.report.link}`);
+  await page.waitForFunction(() => document.querySelector('#chart-0 canvas') && document.querySelector('#values-0 tbody tr'));
+  const options = await page.$$eval('select[data-index="0"] option', (os) => os.map((o) => o.value));
+  assert.equal(options[0], 'auto');
+  assert.ok(options.length >= 9, options.join(','));
+  assert.equal(await page.$$eval('#values-0 tbody tr', (rows) => rows.length), 30);
+  assert.deepEqual(errors, []);
+  await page.screenshot({ path: join(shots, 'forecast-report.png'), fullPage: true });
+});
+
+await check('choosing a model in the dropdown redraws its curve and values', async () => {
+  const before = await page.$eval('#values-0 tbody tr td:nth-child(2)', (c) => c.textContent);
+  await page.selectOption('select[data-index="0"]', 'naive');
+  await page.waitForFunction(() => document.querySelector('#chart-0').dataset.method === 'naive');
+  const caption = await page.$eval('#values-0 caption', (c) => c.textContent);
+  assert.match(caption, /naive/);
+  const values = await page.$$eval('#values-0 tbody tr td:nth-child(2)', (cs) => cs.map((c) => c.textContent));
+  assert.equal(new Set(values).size, 1, 'the naive forecast is flat');
+  assert.notEqual(values[0], before);
+  await page.screenshot({ path: join(shots, 'forecast-report-naive.png'), fullPage: false });
+});
+
+await check('the report prints to PDF', async () => {
+  await page.emulateMedia({ media: 'print' });
+  const pdf = await page.pdf({ format: 'A4' });
+  assert.ok(pdf.length > 20000, `${pdf.length} bytes`);
+  await page.emulateMedia({ media: 'screen' });
+});
+
+await check('the script-named tag is shown as text and nothing runs', async () => {
+  await page.goto(`${base}${evil.report.link}`);
+  await page.waitForFunction(() => document.querySelector('#chart-0 canvas'));
+  assert.equal(await page.$eval('section.tag h2', (h) => h.textContent), '<script>alert(1)</script>');
+  assert.ok((await page.title()).includes('<script>alert(1)</script>'));
+  assert.deepEqual(dialogs, []);
+  assert.deepEqual(errors, []);
+  await page.screenshot({ path: join(shots, 'forecast-report-escaped.png'), fullPage: false });
+});
+
+await browser.close();
+await http.close();
+await ws.close();
+finish();
