@@ -1,6 +1,7 @@
 // forecast_table through the official TypeScript SDK (HTTP with progress, WebSocket with a Korean
 // method alias), then its HTML report in headless Chromium: every chart draws, the model dropdown
-// switches the curve, it prints, and a tag named like a script tag is shown as text, never run.
+// switches the curve, it prints, a tag named like a script tag is shown as text, never run, and a
+// saved forecast chart refits and draws in the dashboard viewer.
 // usage: node forecast-report.mjs <port> <screenshot-dir>
 import { checks, launchChromium } from './browser-checks.mjs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -106,6 +107,19 @@ await check('the script-named tag is shown as text and nothing runs', async () =
   assert.deepEqual(dialogs, []);
   assert.deepEqual(errors, []);
   await page.screenshot({ path: join(shots, 'forecast-report-escaped.png'), fullPage: false });
+});
+
+await check('a saved forecast chart refits and draws in the dashboard viewer', async () => {
+  const out = structured(await http.callTool({ name: 'forecast_table', arguments: {
+    spec: { table: 'GOLD', tag: 'close', rollup: 'week', horizon: 12 }, filename: 'GOLD/close-outlook.chart.json' } },
+  CallToolResultSchema, { timeout: 120000 }));
+  await page.goto(`${base}${out.chart.link}`);
+  await page.waitForFunction(() => document.querySelector('.panel')?.dataset.state === 'drawn', null, { timeout: 60000 });
+  assert.ok(await page.$('.panel canvas'));
+  assert.ok(Number(await page.$eval('.panel', (p) => p.dataset.points)) > 12);
+  assert.deepEqual(errors, []);
+  await page.waitForTimeout(1500); // the viewer animates lines in
+  await page.screenshot({ path: join(shots, 'forecast-chart.png'), fullPage: false });
 });
 
 await browser.close();

@@ -24,12 +24,12 @@
         dataZoom: [{ type: 'inside' }],
         series: [
           { name: '95% base', type: 'line', data: pad(past).concat(c.lo95), stack: 'b95', lineStyle: { opacity: 0 }, symbol: 'none', tooltip: { show: false } },
-          { name: '95%', type: 'line', data: band(c.lo95, c.hi95), stack: 'b95', lineStyle: { opacity: 0 }, areaStyle: { color: 'rgba(74,120,176,0.15)' }, symbol: 'none' },
+          { name: '95%', type: 'line', color: 'rgba(74,120,176,0.15)', data: band(c.lo95, c.hi95), stack: 'b95', lineStyle: { opacity: 0 }, areaStyle: { color: 'rgba(74,120,176,0.15)' }, symbol: 'none' },
           { name: '80% base', type: 'line', data: pad(past).concat(c.lo80), stack: 'b80', lineStyle: { opacity: 0 }, symbol: 'none', tooltip: { show: false } },
-          { name: '80%', type: 'line', data: band(c.lo80, c.hi80), stack: 'b80', lineStyle: { opacity: 0 }, areaStyle: { color: 'rgba(74,120,176,0.3)' }, symbol: 'none' },
-          { name: 'history', type: 'line', data: tag.history.concat(pad(h)), symbol: 'none', lineStyle: { color: '#1d2733', width: 1.5 } },
-          { name: 'held-out backtest', type: 'line', data: backtest, symbol: 'none', lineStyle: { type: 'dashed', color: '#d9822b' } },
-          { name: 'forecast', type: 'line', data: ahead(c.mean), symbol: 'none', lineStyle: { color: '#4a78b0', width: 2 } }
+          { name: '80%', type: 'line', color: 'rgba(74,120,176,0.3)', data: band(c.lo80, c.hi80), stack: 'b80', lineStyle: { opacity: 0 }, areaStyle: { color: 'rgba(74,120,176,0.3)' }, symbol: 'none' },
+          { name: 'history', type: 'line', color: '#1d2733', data: tag.history.concat(pad(h)), symbol: 'none', lineStyle: { color: '#1d2733', width: 1.5 } },
+          { name: 'held-out backtest', type: 'line', color: '#d9822b', data: backtest, symbol: 'none', lineStyle: { type: 'dashed', color: '#d9822b' } },
+          { name: 'forecast', type: 'line', color: '#4a78b0', data: ahead(c.mean), symbol: 'none', lineStyle: { color: '#4a78b0', width: 2 } }
         ]
       }, true);
       const table = document.getElementById('values-' + index);

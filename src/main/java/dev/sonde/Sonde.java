@@ -223,7 +223,8 @@ public final class Sonde {
     Workspaces workspaces = new Workspaces(Path.of(config.data().dir()).resolve("workspace"));
     FamilyServices services = new FamilyServices(config, jobs, databases, workspaces, tagTables);
     Charts charts = new Charts(databases, tagTables);
-    Dashboards dashboards = new Dashboards(vertx, charts);
+    TableForecasts forecasts = new TableForecasts(vertx, databases, tagTables, charts);
+    Dashboards dashboards = new Dashboards(vertx, charts, forecasts);
     List<FamilyVerticle> families = new ArrayList<>();
     List<ResourceProvider> resources = new ArrayList<>();
     List<PromptProvider> prompts = new ArrayList<>();
@@ -232,9 +233,7 @@ public final class Sonde {
     families.add(new QueryFamilyVerticle(services));
     families.add(new TimeSeriesFamilyVerticle(services, charts));
     families.add(new DashboardFamilyVerticle(services, dashboards));
-    families.add(
-        new ForecastFamilyVerticle(
-            services, new TableForecasts(vertx, databases, tagTables, charts)));
+    families.add(new ForecastFamilyVerticle(services, forecasts));
     families.add(new FilesFamilyVerticle(services));
     resources.add(new SchemaResources(vertx, config, databases));
     prompts.add(new DatabasePrompts(databases));

@@ -1,5 +1,9 @@
 package dev.sonde.dashboard;
 
+import dev.sonde.forecast.ForecastChart;
+import dev.sonde.forecast.ForecastException;
+import dev.sonde.forecast.Forecaster;
+import dev.sonde.forecast.TableForecasts;
 import dev.sonde.timeseries.Charts;
 import dev.sonde.timeseries.TimeSeriesException;
 import dev.sonde.timeseries.Times;
@@ -40,10 +44,12 @@ public final class Dashboards {
 
   private final Vertx vertx;
   private final Charts charts;
+  private final TableForecasts forecasts;
 
-  public Dashboards(Vertx vertx, Charts charts) {
+  public Dashboards(Vertx vertx, Charts charts, TableForecasts forecasts) {
     this.vertx = vertx;
     this.charts = charts;
+    this.forecasts = forecasts;
   }
 
   /** {@code name}, with {@code .dsh} added when missing; ASCII, as the reference requires. */
@@ -231,24 +237,40 @@ public final class Dashboards {
                 new JsonObject()
                     .put("spec", source.getJsonObject("spec"))
                     .put("connection", source.getString("connection")));
-    return chart
-        .compose(
-            c -> {
-              JsonObject spec = c.getJsonObject("spec").copy();
-              if (timeRange != null
-                  && (timeRange.getValue("start") != null || timeRange.getValue("end") != null)) {
-                spec.put("timeRange", timeRange.copy());
-              }
-              return charts.compile(c.getString("connection"), spec, zone);
-            })
-        .map(
-            compiled ->
-                new PanelData(
-                    compiled.document().getJsonObject("option"),
-                    compiled.series(),
-                    compiled.summary(),
-                    compiled.document().getJsonObject("plan").getJsonArray("notices"),
-                    compiled.document().getJsonObject("plan").getJsonObject("range")));
+    return chart.compose(
+        c -> {
+          JsonObject spec = c.getJsonObject("spec").copy();
+          if (timeRange != null
+              && (timeRange.getValue("start") != null || timeRange.getValue("end") != null)) {
+            spec.put("timeRange", timeRange.copy());
+          }
+          if (ForecastChart.KIND.equals(c.getString("kind"))) {
+            return forecasts
+                .forecast(c.getString("connection"), spec, zone, Forecaster.Steps.NONE)
+                .map(this::forecastData);
+          }
+          return charts
+              .compile(c.getString("connection"), spec, zone)
+              .map(
+                  compiled ->
+                      new PanelData(
+                          compiled.document().getJsonObject("option"),
+                          compiled.series(),
+                          compiled.summary(),
+                          compiled.document().getJsonObject("plan").getJsonArray("notices"),
+                          compiled.document().getJsonObject("plan").getJsonObject("range")));
+        });
+  }
+
+  /** A saved forecast refitted on the data as it is now. */
+  private PanelData forecastData(TableForecasts.Outcome outcome) {
+    JsonArray series = ForecastChart.series(outcome);
+    return new PanelData(
+        ForecastChart.option(outcome),
+        series,
+        Charts.summary(series, outcome.zone()),
+        new JsonArray(outcome.notices()),
+        ForecastChart.range(outcome));
   }
 
   /** A saved chart's document, checked to be one. */
@@ -521,6 +543,7 @@ public final class Dashboards {
   public static boolean callerError(Throwable e) {
     return e instanceof DashboardException
         || e instanceof TimeSeriesException
+        || e instanceof ForecastException
         || e instanceof WorkspaceException;
   }
 }

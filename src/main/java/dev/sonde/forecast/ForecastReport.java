@@ -7,6 +7,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 
 /**
@@ -40,7 +41,9 @@ public final class ForecastReport {
         .append(" · made ")
         .append(
             escape(
-                DateTimeFormatter.ISO_OFFSET_DATE_TIME.withZone(outcome.zone()).format(generated)))
+                DateTimeFormatter.ISO_OFFSET_DATE_TIME
+                    .withZone(outcome.zone())
+                    .format(generated.truncatedTo(ChronoUnit.SECONDS))))
         .append(" by Sonde</p></header>\n");
     if (!outcome.notices().isEmpty()) {
       html.append("<ul class=\"notices\">");

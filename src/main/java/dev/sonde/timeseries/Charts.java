@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Compiles a chart spec into SQL over a tag table (or its rollups), runs it once, and gives the
@@ -33,6 +34,8 @@ public final class Charts {
   private static final List<String> AGGS =
       List.of("avg", "max", "min", "sum", "count", "sumsq", "raw");
   private static final int RAW_POINTS = 10_000;
+  private static final Pattern CHART_FILE =
+      Pattern.compile("([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)\\.chart\\.json");
   private static final long QUARTER_HOUR = 15 * 60_000L;
 
   private final DatabaseRegistry databases;
@@ -615,7 +618,7 @@ public final class Charts {
   }
 
   /** Per series: points, first and last bucket, min, max and last value. */
-  static JsonObject summary(JsonArray series, ZoneId zone) {
+  public static JsonObject summary(JsonArray series, ZoneId zone) {
     JsonArray out = new JsonArray();
     for (Object o : series) {
       JsonObject s = (JsonObject) o;
@@ -641,5 +644,28 @@ public final class Charts {
       out.add(one);
     }
     return new JsonObject().put("series", out);
+  }
+
+  /** TABLE/name.chart.json, ASCII, in the folder of the chart's table. */
+  public static void checkFilename(String filename, String table) {
+    var m = CHART_FILE.matcher(filename);
+    if (!m.matches()) {
+      throw new TimeSeriesException(
+          "filename '"
+              + filename
+              + "' must look like TABLE/name.chart.json in ASCII letters, digits, '.', '_' or '-',"
+              + " e.g. EXAMPLE/temperature.chart.json");
+    }
+    String bare = table.contains(".") ? table.substring(table.lastIndexOf('.') + 1) : table;
+    if (!m.group(1).equalsIgnoreCase(bare)) {
+      throw new TimeSeriesException(
+          "filename '"
+              + filename
+              + "' must be in the folder of its table: "
+              + bare
+              + "/"
+              + m.group(2)
+              + ".chart.json");
+    }
   }
 }

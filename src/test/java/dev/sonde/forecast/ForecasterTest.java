@@ -67,6 +67,21 @@ class ForecasterTest {
   }
 
   @Test
+  void aDecisiveBacktestGivesTheLeaderAloneInsteadOfTheCombination() {
+    double[] y = new double[200];
+    for (int t = 0; t < y.length; t++) {
+      y[t] = 50 + 10 * Math.sin(t / 5.0);
+    }
+    Forecaster.Result r =
+        forecaster.forecast(y, 1, 10, Forecaster.Choice.auto(), Forecaster.Steps.NONE);
+    String leader = r.leaderboard().get(0).method();
+    assertEquals(List.of(leader), r.members());
+    for (int j = 0; j < 10; j++) {
+      assertEquals(50 + 10 * Math.sin((200 + j) / 5.0), r.forecast().mean()[j], 0.5);
+    }
+  }
+
+  @Test
   void bandsNestAroundTheForecastAndWidenWithTheHorizon() {
     Random random = new Random(3);
     double[] y = new double[120];

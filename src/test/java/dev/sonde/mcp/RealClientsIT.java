@@ -174,7 +174,7 @@ class RealClientsIT {
               String.valueOf(sonde.port()),
               shots.toString());
       assertEquals(0, outcome.exitCode(), outcome.output());
-      assertTrue(outcome.output().contains("7 passed, 0 failed"), outcome.output());
+      assertTrue(outcome.output().contains("8 passed, 0 failed"), outcome.output());
       assertTrue(Files.size(shots.resolve("forecast-report.png")) > 50_000);
     }
   }

@@ -1,10 +1,12 @@
 package dev.sonde.tools.forecast;
 
+import dev.sonde.forecast.ForecastChart;
 import dev.sonde.forecast.ForecastException;
 import dev.sonde.forecast.ForecastReport;
 import dev.sonde.forecast.Forecaster;
 import dev.sonde.forecast.TableForecasts;
 import dev.sonde.jobs.Job;
+import dev.sonde.timeseries.Charts;
 import dev.sonde.timeseries.TimeSeriesException;
 import dev.sonde.timeseries.Times;
 import dev.sonde.tools.ConnectionArg;
@@ -23,6 +25,8 @@ import dev.sonde.workspace.WorkspaceException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -64,30 +68,39 @@ final class ForecastTableTool implements Tool {
                     + " model or combination, and the forecast with 80% and 95% bands in the"
                     + " user's timezone. An HTML report with every model's curve, bands and"
                     + " backtest is saved in your workspace and linked. Runs as a job: fetch,"
-                    + " backtest, rank, fit and render arrive as progress. "
+                    + " backtest, rank, fit and render arrive as progress. With filename"
+                    + " (TABLE/name.chart.json) a live chart is saved too: it refits when opened"
+                    + " and can be a dashboard panel. "
                     + SPEC_HELP)
             .input(
                 TimezoneArg.addTo(
                     ConnectionArg.addTo(
                         Schemas.prop(
-                            Schemas.object(),
-                            "spec",
-                            new JsonObject()
-                                .put("type", "object")
-                                .put("description", SPEC_HELP)
-                                .put(
-                                    "properties",
-                                    new JsonObject()
-                                        .put("table", Schemas.string("The tag table"))
-                                        .put("tag", Schemas.string("One tag to forecast"))
-                                        .put(
-                                            "horizon",
-                                            new JsonObject()
-                                                .put("type", "integer")
-                                                .put("minimum", 1)
-                                                .put("description", "Buckets ahead")))
-                                .put("required", new JsonArray().add("table")),
-                            true))))
+                            Schemas.prop(
+                                Schemas.object(),
+                                "spec",
+                                new JsonObject()
+                                    .put("type", "object")
+                                    .put("description", SPEC_HELP)
+                                    .put(
+                                        "properties",
+                                        new JsonObject()
+                                            .put("table", Schemas.string("The tag table"))
+                                            .put("tag", Schemas.string("One tag to forecast"))
+                                            .put(
+                                                "horizon",
+                                                new JsonObject()
+                                                    .put("type", "integer")
+                                                    .put("minimum", 1)
+                                                    .put("description", "Buckets ahead")))
+                                    .put("required", new JsonArray().add("table")),
+                                true),
+                            "filename",
+                            Schemas.string(
+                                "Also save a live chart as TABLE/name.chart.json (ASCII) in your"
+                                    + " workspace: it refits when opened and can be a dashboard"
+                                    + " panel"),
+                            false))))
             .output(
                 Schemas.result(
                     "table",
@@ -115,7 +128,15 @@ final class ForecastTableTool implements Tool {
   @Override
   public Future<ToolResult> call(ToolContext ctx) throws InterruptedException {
     JsonObject request = ctx.args().getJsonObject("spec");
+    String filename = ctx.args().getString("filename");
     ZoneId zone = TimezoneArg.zone(services, ctx);
+    if (filename != null) {
+      try {
+        Charts.checkFilename(filename, request.getString("table", ""));
+      } catch (TimeSeriesException e) {
+        throw new ToolException(e.getMessage());
+      }
+    }
     Job job = ctx.job();
     TableForecasts.Outcome outcome;
     try {
@@ -130,16 +151,23 @@ final class ForecastTableTool implements Tool {
     String path =
         "reports/" + outcome.table() + "-forecast-" + STAMP.withZone(zone).format(now) + ".html";
     Workspace workspace = services.workspaces().of(ctx.account());
-    byte[] html = ForecastReport.render(outcome, now).getBytes(StandardCharsets.UTF_8);
+    save(workspace, path, ForecastReport.render(outcome, now));
+    JsonObject answer = answer(outcome, services.webLink(path, "/workspace/" + path));
+    if (filename != null) {
+      save(workspace, filename, ForecastChart.document(outcome).encodePrettily());
+      answer.put("chart", services.webLink(filename, "/dashboards.html#" + filename));
+    }
+    return Future.succeededFuture(ToolResult.structured(answer));
+  }
+
+  private static void save(Workspace workspace, String path, String text) {
     try {
-      workspace.write(path, html);
+      workspace.write(path, text.getBytes(StandardCharsets.UTF_8));
     } catch (WorkspaceException e) {
       throw new ToolException(e.getMessage());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    return Future.succeededFuture(
-        ToolResult.structured(answer(outcome, services.webLink(path, "/workspace/" + path))));
   }
 
   private static JsonObject answer(TableForecasts.Outcome outcome, JsonObject report) {

@@ -1,6 +1,7 @@
 package dev.sonde.tools.timeseries;
 
 import dev.sonde.timeseries.Charts;
+import dev.sonde.timeseries.TimeSeriesException;
 import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
@@ -17,7 +18,6 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
-import java.util.regex.Pattern;
 
 /**
  * A chart spec compiled into a verified query: run once before it is returned or saved, so a chart
@@ -25,8 +25,6 @@ import java.util.regex.Pattern;
  * reference toolset's, {@code compile_tql_from_spec}.
  */
 final class CompileChartTool implements Tool {
-  private static final Pattern CHART_FILE =
-      Pattern.compile("([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)\\.chart\\.json");
   static final String SPEC_HELP =
       "spec: {kind: metrics|tags|ohlc|geomap, table, tag or tags, timeRange {start, end},"
           + " rollup: sec|min|hour|day|week|month (or \"5min\", \"10s\", \"1분 평균\", \"每小时\";"
@@ -96,7 +94,11 @@ final class CompileChartTool implements Tool {
     JsonObject chartSpec = ctx.args().getJsonObject("spec");
     String filename = ctx.args().getString("filename");
     if (filename != null) {
-      checkFilename(filename, chartSpec.getString("table", ""));
+      try {
+        Charts.checkFilename(filename, chartSpec.getString("table", ""));
+      } catch (TimeSeriesException e) {
+        throw new ToolException(e.getMessage());
+      }
     }
     ZoneId zone = TimezoneArg.zone(services, ctx);
     Workspace workspace = filename == null ? null : services.workspaces().of(ctx.account());
@@ -126,28 +128,5 @@ final class CompileChartTool implements Tool {
                                   : e))
                   .map(path -> ToolResult.structured(out.put("saved", workspace.relative(path))));
             });
-  }
-
-  /** TABLE/name.chart.json, ASCII, in the folder of the chart's table. */
-  private static void checkFilename(String filename, String table) {
-    var m = CHART_FILE.matcher(filename);
-    if (!m.matches()) {
-      throw new ToolException(
-          "filename '"
-              + filename
-              + "' must look like TABLE/name.chart.json in ASCII letters, digits, '.', '_' or '-',"
-              + " e.g. EXAMPLE/temperature.chart.json");
-    }
-    String bare = table.contains(".") ? table.substring(table.lastIndexOf('.') + 1) : table;
-    if (!m.group(1).equalsIgnoreCase(bare)) {
-      throw new ToolException(
-          "filename '"
-              + filename
-              + "' must be in the folder of its table: "
-              + bare
-              + "/"
-              + m.group(2)
-              + ".chart.json");
-    }
   }
 }

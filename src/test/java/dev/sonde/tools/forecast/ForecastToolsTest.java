@@ -182,6 +182,68 @@ class ForecastToolsTest {
   }
 
   @Test
+  void aSavedForecastChartRefitsWhenADashboardPanelOrTheChartApiOpensIt() throws Exception {
+    String file = "GOLD/close-forecast.chart.json";
+    JsonObject out =
+        tools.ok(
+            "forecast_table",
+            new JsonObject().put("spec", gold(null).put("horizon", 14)).put("filename", file));
+    assertEquals(file, out.getJsonObject("chart").getString("path"));
+    assertEquals("/dashboards.html#" + file, out.getJsonObject("chart").getString("link"));
+    JsonObject board =
+        tools.ok(
+            "create_dashboard_with_charts",
+            new JsonObject()
+                .put("filename", "t/gold-forecast")
+                .put("title", "Gold outlook")
+                .put("overwrite", true)
+                .put(
+                    "charts",
+                    new JsonArray()
+                        .add(
+                            new JsonObject()
+                                .put("title", "Gold forecast")
+                                .put("chart_path", file))));
+    JsonObject panel =
+        tools
+            .ok("preview_dashboard", new JsonObject().put("filename", board.getString("path")))
+            .getJsonArray("panels")
+            .getJsonObject(0);
+    assertFalse(panel.containsKey("error"), panel.encode());
+    JsonArray drawn = panel.getJsonArray("series");
+    assertTrue(drawn.encode().contains("\"close forecast\""), drawn.encode());
+    assertTrue(drawn.getJsonObject(4).getInteger("points") > 14, drawn.encode());
+    HttpResponse<String> data =
+        client
+            .http()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            "http://127.0.0.1:"
+                                + DatabaseSonde.get().port()
+                                + "/api/charts/"
+                                + file
+                                + "/data"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, data.statusCode(), data.body());
+    JsonObject body = new JsonObject(data.body());
+    JsonObject forecastSeries =
+        body.getJsonArray("series").stream()
+            .map(JsonObject.class::cast)
+            .filter(x -> x.getString("name").equals("close forecast"))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(14, forecastSeries.getJsonArray("data").size());
+    assertTrue(body.getJsonObject("option").getJsonArray("series").encode().contains("close 95%"));
+    String misplaced =
+        tools.refused(
+            "forecast_table",
+            new JsonObject().put("spec", gold(null)).put("filename", "EXAMPLE/gold.chart.json"));
+    assertTrue(misplaced.contains("GOLD/gold.chart.json"), misplaced);
+  }
+
+  @Test
   void badRequestsAreRefusedWithWhatToChange() {
     String unknownTag =
         tools.refused(
