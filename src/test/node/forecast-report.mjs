@@ -1,7 +1,8 @@
 // forecast_table through the official TypeScript SDK (HTTP with progress, WebSocket with a Korean
 // method alias), then its HTML report in headless Chromium: every chart draws, the model dropdown
 // switches the curve, it prints, a tag named like a script tag is shown as text, never run, and a
-// saved forecast chart refits and draws in the dashboard viewer.
+// saved forecast chart refits and draws in the dashboard viewer. Then save_html_report's two calls
+// and its reports in Chromium: every chart draws, and a script-named tag stays text.
 // usage: node forecast-report.mjs <port> <screenshot-dir>
 import { checks, launchChromium } from './browser-checks.mjs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -120,6 +121,37 @@ await check('a saved forecast chart refits and draws in the dashboard viewer', a
   assert.deepEqual(errors, []);
   await page.waitForTimeout(1500); // the viewer animates lines in
   await page.screenshot({ path: join(shots, 'forecast-chart.png'), fullPage: false });
+});
+
+await check('save_html_report: a summary first, then a vibration report whose every chart draws', async () => {
+  const args = { table: 'VIBRATION', tag_name: 'x,y,z' };
+  const first = structured(await http.callTool({ name: 'save_html_report', arguments: args }, CallToolResultSchema, { timeout: 120000 }));
+  assert.equal(first.stage, 'summary');
+  assert.equal(first.template.id, 'R-2-vibration');
+  assert.ok(Math.abs(first.summary.x.spectrum_peaks[0].hz - 50) < 0.5);
+  const saved = structured(await ws.callTool({ name: 'save_html_report', arguments: {
+    ...args, analysis: '## Findings\n\nAxis x is dominated by **50 Hz**; 87 Hz is a second tone.',
+    recommendations: '- check the coupling' } }, CallToolResultSchema, { timeout: 120000 }));
+  assert.equal(saved.stage, 'saved');
+  await page.goto(`${base}${saved.report.link}`);
+  await page.waitForFunction(() => [...document.querySelectorAll('.chart')].every((c) => c.dataset.drawn === 'true'));
+  const charts = await page.$$eval('.chart', (cs) => cs.map((c) => !!c.querySelector('canvas')));
+  assert.ok(charts.length >= 3 && charts.every(Boolean), JSON.stringify(charts));
+  assert.equal(await page.$eval('.analysis strong', (e) => e.textContent), '50 Hz');
+  assert.deepEqual(errors, []);
+  await page.screenshot({ path: join(shots, 'vibration-report.png'), fullPage: true });
+});
+
+await check('a report on the script-named tag shows it as text and runs nothing', async () => {
+  const args = { connection: 'odd', table: 'READINGS', tag_name: '<script>alert(1)</script>', rollup_unit: 'day',
+    analysis: 'A tag named <script>alert(3)</script> is only text.' };
+  const saved = structured(await http.callTool({ name: 'save_html_report', arguments: args }, CallToolResultSchema, { timeout: 120000 }));
+  await page.goto(`${base}${saved.report.link}`);
+  await page.waitForFunction(() => document.querySelector('.chart canvas'));
+  assert.ok((await page.$eval('header .subtitle', (e) => e.textContent)).includes('<script>alert(1)</script>'));
+  assert.ok((await page.$eval('.analysis', (e) => e.textContent)).includes('<script>alert(3)</script>'));
+  assert.deepEqual(dialogs, []);
+  assert.deepEqual(errors, []);
 });
 
 await browser.close();

@@ -12,6 +12,8 @@ import dev.sonde.mcp.McpServer;
 import dev.sonde.mcp.ServerInfo;
 import dev.sonde.mcp.SessionStore;
 import dev.sonde.mcp.ToolRegistry;
+import dev.sonde.report.AnalysisReports;
+import dev.sonde.report.ReportTemplates;
 import dev.sonde.timeseries.Charts;
 import dev.sonde.timeseries.TagTables;
 import dev.sonde.tools.FamilyServices;
@@ -31,6 +33,7 @@ import dev.sonde.tools.docs.ToolReference;
 import dev.sonde.tools.files.FilesFamilyVerticle;
 import dev.sonde.tools.forecast.ForecastFamilyVerticle;
 import dev.sonde.tools.query.QueryFamilyVerticle;
+import dev.sonde.tools.report.ReportFamilyVerticle;
 import dev.sonde.tools.schema.DatabasePrompts;
 import dev.sonde.tools.schema.SchemaFamilyVerticle;
 import dev.sonde.tools.schema.SchemaResources;
@@ -234,6 +237,15 @@ public final class Sonde {
     families.add(new TimeSeriesFamilyVerticle(services, charts));
     families.add(new DashboardFamilyVerticle(services, dashboards));
     families.add(new ForecastFamilyVerticle(services, forecasts));
+    families.add(
+        new ReportFamilyVerticle(
+            services,
+            new AnalysisReports(
+                vertx,
+                databases,
+                tagTables,
+                charts,
+                new ReportTemplates(Path.of(config.reports().templates())))));
     families.add(new FilesFamilyVerticle(services));
     resources.add(new SchemaResources(vertx, config, databases));
     prompts.add(new DatabasePrompts(databases));

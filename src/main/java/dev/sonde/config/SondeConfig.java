@@ -13,7 +13,8 @@ public record SondeConfig(
     FamiliesConfig families,
     DatabasesConfig databases,
     DocsConfig docs,
-    TimeSeriesConfig timeseries) {
+    TimeSeriesConfig timeseries,
+    ReportsConfig reports) {
 
   /** HTTP listener and the limits of every transport. */
   public record ServerConfig(
@@ -147,6 +148,9 @@ public record SondeConfig(
     }
   }
 
+  /** Analysis reports: the folder of custom templates ({@code C-*.yaml}), read at start. */
+  public record ReportsConfig(String templates) {}
+
   public static SondeConfig defaults() {
     return new SondeConfig(
         new ServerConfig(
@@ -179,6 +183,7 @@ public record SondeConfig(
                     "strict",
                     true))),
         new DocsConfig(true, "docs-index", 20_000, 60, 48, 300, Map.of()),
-        new TimeSeriesConfig("UTC", 30, Map.of()));
+        new TimeSeriesConfig("UTC", 30, Map.of()),
+        new ReportsConfig("conf/report-templates"));
   }
 }

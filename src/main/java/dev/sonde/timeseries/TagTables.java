@@ -417,6 +417,17 @@ public final class TagTables {
         .map(stats -> profileJson(db, table, zone, stats.rows(), stats.fromRollup()));
   }
 
+  /** Each tag's number of values. */
+  public Future<Map<String, Long>> counts(Database db, TagTable table) {
+    return stats(db, table)
+        .map(
+            stats -> {
+              Map<String, Long> out = new LinkedHashMap<>();
+              stats.rows().forEach(r -> out.put(r.tag(), r.count()));
+              return out;
+            });
+  }
+
   /** The table's tags, those with the most values first (ties by name). */
   public Future<List<String>> byCount(Database db, TagTable table) {
     return stats(db, table)

@@ -56,7 +56,8 @@ class ConfigLoaderTest {
                 docs.refreshHours(),
                 docs.downloadTimeoutSeconds(),
                 Map.of()),
-            shipped.timeseries());
+            shipped.timeseries(),
+            shipped.reports());
     assertEquals(SondeConfig.defaults(), withoutSources);
   }
 

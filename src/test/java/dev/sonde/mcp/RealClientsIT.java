@@ -145,7 +145,8 @@ class RealClientsIT {
   }
 
   @Test
-  void forecastsThroughTheTypeScriptClientAndTheirReportsInHeadlessChromium() throws Exception {
+  void forecastsAndAnalysisReportsThroughTheTypeScriptClientAndInHeadlessChromium()
+      throws Exception {
     Path folder = Files.createTempDirectory("sonde-forecast-");
     Path odd = folder.resolve("odd.duckdb");
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + odd);
@@ -174,8 +175,9 @@ class RealClientsIT {
               String.valueOf(sonde.port()),
               shots.toString());
       assertEquals(0, outcome.exitCode(), outcome.output());
-      assertTrue(outcome.output().contains("8 passed, 0 failed"), outcome.output());
+      assertTrue(outcome.output().contains("10 passed, 0 failed"), outcome.output());
       assertTrue(Files.size(shots.resolve("forecast-report.png")) > 50_000);
+      assertTrue(Files.size(shots.resolve("vibration-report.png")) > 50_000);
     }
   }
 }

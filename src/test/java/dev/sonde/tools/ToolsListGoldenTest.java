@@ -9,6 +9,7 @@ import dev.sonde.tools.docs.DocsFamilyVerticle;
 import dev.sonde.tools.files.FilesFamilyVerticle;
 import dev.sonde.tools.forecast.ForecastFamilyVerticle;
 import dev.sonde.tools.query.QueryFamilyVerticle;
+import dev.sonde.tools.report.ReportFamilyVerticle;
 import dev.sonde.tools.schema.SchemaFamilyVerticle;
 import dev.sonde.tools.system.SystemFamilyVerticle;
 import dev.sonde.tools.timeseries.TimeSeriesFamilyVerticle;
@@ -37,6 +38,7 @@ class ToolsListGoldenTest {
     new TimeSeriesFamilyVerticle(services, null).specs().forEach(s -> listing.add(s.toJson()));
     new DashboardFamilyVerticle(services, null).specs().forEach(s -> listing.add(s.toJson()));
     new ForecastFamilyVerticle(services, null).specs().forEach(s -> listing.add(s.toJson()));
+    new ReportFamilyVerticle(services, null).specs().forEach(s -> listing.add(s.toJson()));
     new FilesFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
     new DocsFamilyVerticle(services, new DocsLibrary(SondeConfig.defaults(), () -> ""))
         .specs()

@@ -1,0 +1,182 @@
+package dev.sonde.tools.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sonde.support.DatabaseSonde;
+import dev.sonde.support.HttpMcpClient;
+import dev.sonde.support.ToolCalls;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** save_html_report's two calls on the demo tag tables through MCP. */
+class ReportToolsTest {
+  static HttpMcpClient client;
+  static ToolCalls tools;
+
+  @BeforeAll
+  static void connect() {
+    client = new HttpMcpClient(DatabaseSonde.get().port());
+    client.initialize("2025-11-25");
+    tools = new ToolCalls(client);
+  }
+
+  static JsonObject report(JsonObject args) {
+    System.err.println(
+        "PROBE "
+            + client
+                .request(
+                    5,
+                    "tools/call",
+                    new JsonObject().put("name", "save_html_report").put("arguments", args))
+                .encode());
+    return tools.ok("save_html_report", args);
+  }
+
+  static String get(String link) throws Exception {
+    HttpResponse<String> page =
+        client
+            .http()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + DatabaseSonde.get().port() + link))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, page.statusCode(), page.body());
+    return page.body();
+  }
+
+  @Test
+  void goldGetsTheFinanceTemplateASummaryFirstThenAnEscapedReport() throws Exception {
+    JsonObject first = report(new JsonObject().put("table", "GOLD").put("rollup_unit", "day"));
+    assertEquals("summary", first.getString("stage"));
+    assertEquals("R-1-finance", first.getJsonObject("template").getString("id"));
+    assertTrue(first.getJsonArray("notices").encode().contains("no tag_name was given"));
+    JsonObject summary = first.getJsonObject("summary");
+    assertEquals("close", summary.getString("price_tag"));
+    double volatility = summary.getDouble("annualised_volatility_pct");
+    assertTrue(volatility > 1 && volatility < 200, summary.encode());
+    assertTrue(summary.getDouble("max_drawdown_pct") <= 0);
+    assertTrue(first.getString("next").contains("analysis"));
+
+    JsonObject saved =
+        report(
+            new JsonObject()
+                .put("table", "GOLD")
+                .put("rollup_unit", "day")
+                .put("tag_name", "close,open,high,low")
+                .put(
+                    "analysis",
+                    "## Gold\n\nVolatility is **moderate**. <script>alert(1)</script>"
+                        + " [see](javascript:alert(2))")
+                .put("recommendations", "- hold\n- review monthly")
+                .put("tag_count", "5"));
+    assertEquals("saved", saved.getString("stage"));
+    String path = saved.getJsonObject("report").getString("path");
+    assertTrue(path.matches("reports/GOLD-R-1-finance-\\d{8}-\\d{6}\\.html"), path);
+    String html = get(saved.getJsonObject("report").getString("link"));
+    assertTrue(html.contains("<strong>moderate</strong>"), "Markdown is rendered");
+    assertFalse(html.contains("<script>alert(1)"), "HTML in the analysis is text");
+    assertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assertFalse(html.contains("javascript:alert(2)"), "unsafe links are dropped");
+    assertTrue(html.contains("candlestick"));
+    assertTrue(html.contains("As reported by the caller: tag count 5"));
+  }
+
+  @Test
+  void vibrationIsChosenFromTheSampleRateWithTheDemosKnownTones() {
+    JsonObject first = report(new JsonObject().put("table", "VIBRATION").put("tag_name", "x"));
+    JsonObject template = first.getJsonObject("template");
+    assertEquals("R-2-vibration", template.getString("id"));
+    assertTrue(template.getString("chosen_because").contains("1000 Hz"), template.encode());
+    JsonObject x = first.getJsonObject("summary").getJsonObject("x");
+    assertEquals(1000, x.getDouble("sample_rate_hz"), 1);
+    // 0.8 sin(50 Hz) + 0.2 sin(87 Hz) + uniform noise of width 0.1
+    double rms = Math.sqrt(0.8 * 0.8 / 2 + 0.2 * 0.2 / 2 + 0.01 / 12);
+    assertEquals(rms, x.getDouble("rms"), 0.01);
+    JsonArray peaks = x.getJsonArray("spectrum_peaks");
+    assertEquals(50, peaks.getJsonObject(0).getDouble("hz"), 0.3);
+    assertEquals(0.8, peaks.getJsonObject(0).getDouble("amplitude"), 0.03);
+    assertEquals(87, peaks.getJsonObject(1).getDouble("hz"), 0.3);
+    assertTrue(x.getString("iso_10816_zone").length() > 1);
+    assertTrue(first.getJsonObject("summary").getString("iso_table").contains("10816-1"));
+  }
+
+  @Test
+  void drivingFindsCorrelationGearsAndSegments() {
+    JsonObject first =
+        report(new JsonObject().put("table", "DRIVING").put("tag_name", "speed,rpm"));
+    assertEquals("R-3-driving", first.getJsonObject("template").getString("id"));
+    JsonObject summary = first.getJsonObject("summary");
+    assertTrue(summary.getDouble("pearson") > 0.8, summary.encode());
+    assertTrue(summary.getDouble("spearman") > 0.8, summary.encode());
+    JsonArray gears = summary.getJsonArray("gears");
+    assertTrue(gears.size() >= 2 && gears.size() <= 6, gears.encode());
+    for (int g = 1; g < gears.size(); g++) {
+      assertTrue(
+          gears.getJsonObject(g).getDouble("rpm_per_kmh")
+              < gears.getJsonObject(g - 1).getDouble("rpm_per_kmh"),
+          "gears are ordered from the lowest (highest ratio)");
+    }
+    JsonObject segments = summary.getJsonObject("segments");
+    assertTrue(segments.getJsonObject("cruising").getDouble("seconds") > 0, segments.encode());
+    assertTrue(
+        segments.getJsonObject("accelerating").getInteger("segments") > 0, segments.encode());
+  }
+
+  @Test
+  void theGeneralAndTheShippedCustomTemplateDescribeASensor() {
+    JsonObject general =
+        report(
+            new JsonObject()
+                .put("table", "EXAMPLE")
+                .put("tag_name", "temperature")
+                .put("template_id", "R-0-general")
+                .put("rollup_unit", "hour"));
+    JsonObject stats =
+        general.getJsonObject("summary").getJsonObject("statistics").getJsonObject("temperature");
+    assertEquals(21, stats.getDouble("mean"), 0.5);
+    assertEquals(720, stats.getInteger("count"), 2);
+    JsonObject energy =
+        report(
+            new JsonObject()
+                .put("table", "EXAMPLE")
+                .put("tag_name", "temperature")
+                .put("template_id", "C-1-energy")
+                .put("rollup_unit", "hour")
+                .put("timezone", "Asia/Seoul"));
+    JsonObject summary = energy.getJsonObject("summary");
+    assertEquals("kWh", summary.getString("unit"));
+    assertEquals(24, summary.getJsonObject("daily_profile").getJsonArray("temperature").size());
+    assertEquals(3, summary.getJsonObject("peak_hours").getJsonArray("temperature").size());
+    assertTrue(
+        general.getJsonArray("templates").encode().contains("C-1-energy"),
+        "the custom template is listed");
+  }
+
+  @Test
+  void badRequestsAreRefusedWithWhatToChange() {
+    String unknown =
+        tools.refused(
+            "save_html_report", new JsonObject().put("table", "GOLD").put("template_id", "R-9-x"));
+    assertTrue(unknown.contains("R-2-vibration"), unknown);
+    String driving =
+        tools.refused(
+            "save_html_report",
+            new JsonObject()
+                .put("table", "GOLD")
+                .put("tag_name", "close")
+                .put("template_id", "R-3-driving"));
+    assertTrue(driving.contains("speed"), driving);
+    String tag =
+        tools.refused(
+            "save_html_report", new JsonObject().put("table", "GOLD").put("tag_name", "clsoe"));
+    assertTrue(tag.contains("close"), tag);
+  }
+}
