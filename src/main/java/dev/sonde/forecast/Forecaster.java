@@ -33,7 +33,8 @@ public final class Forecaster {
           new Regression(Regression.Form.QUADRATIC),
           new Autoregression(),
           new Regression(Regression.Form.HARMONIC),
-          new Regression(Regression.Form.PROPHET));
+          new Regression(Regression.Form.PROPHET),
+          new StlEts());
 
   /** Where the work is, for progress: fit, backtest, rank, forecast. */
   public interface Steps {

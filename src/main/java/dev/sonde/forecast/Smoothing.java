@@ -63,6 +63,11 @@ final class Smoothing implements Model {
     return !form.seasonal;
   }
 
+  /** How many parameters the fit estimates: smoothing, damping and initial states. */
+  int parameters() {
+    return 2 + (form.trend ? 2 : 0) + (form.damped ? 1 : 0) + (form.seasonal ? 1 : 0);
+  }
+
   @Override
   public boolean fits(int n, int m) {
     if (form.seasonal) {

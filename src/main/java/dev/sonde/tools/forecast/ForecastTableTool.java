@@ -45,7 +45,7 @@ final class ForecastTableTool implements Tool {
           + " {start, end} to train on (omitted: all data), horizon (buckets ahead; omitted: 20% of"
           + " the training length), method: auto (default: a combination of Theta, damped trend and"
           + " the median of the backtest's top 5) | naive | snaive | ses | holt | damped |"
-          + " holtwinters | holtwinters_mult | theta | linear | quadratic | ar | harmonic | prophet"
+          + " holtwinters | holtwinters_mult | theta | linear | quadratic | ar | harmonic | prophet | stl"
           + " (also 선형, 2차, 계절성, \"2위\", \"rank2\"), rank (1-based leaderboard position),"
           + " lookback (train on the last N buckets), output {title, subtitle}}. Times: ISO-8601 in"
           + " the user's timezone, epoch ms, now, last, now-30d.";
