@@ -2,25 +2,15 @@
 // TypeScript SDK (charts over HTTP, the dashboard over WebSocket): every panel draws, a panel whose
 // chart was deleted shows its error, the period picker redraws, auto-refresh runs, and axes show
 // the dashboard's timezone. usage: node dashboard-view.mjs <port> <screenshot-dir>.
-import { checks, launchChromium } from './browser-checks.mjs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
+import { checks, launchChromium, mcpClients, structured } from './browser-checks.mjs';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 
 const [port, shots] = [Number(process.argv[2]), process.argv[3]];
 const base = `http://127.0.0.1:${port}`;
 const { check, finish } = checks();
-const structured = (result) => {
-  assert.ok(!result.isError, JSON.stringify(result.content));
-  return result.structuredContent;
-};
 
-const http = new Client({ name: 'dashboard-view-test', version: '1.0.0' });
-await http.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
-const ws = new Client({ name: 'dashboard-view-test-ws', version: '1.0.0' });
-await ws.connect(new WebSocketClientTransport(new URL(`ws://127.0.0.1:${port}/mcp/ws`)));
+const { http, ws } = await mcpClients(port, 'dashboard-view-test');
 
 let board;
 await check('charts are compiled and a dashboard is created through MCP', async () => {

@@ -4,10 +4,7 @@
 // saved forecast chart refits and draws in the dashboard viewer. Then save_html_report's two calls
 // and its reports in Chromium: every chart draws, and a script-named tag stays text.
 // usage: node forecast-report.mjs <port> <screenshot-dir>
-import { checks, launchChromium } from './browser-checks.mjs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
+import { checks, launchChromium, mcpClients, structured } from './browser-checks.mjs';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -15,15 +12,8 @@ import { join } from 'node:path';
 const [port, shots] = [Number(process.argv[2]), process.argv[3]];
 const base = `http://127.0.0.1:${port}`;
 const { check, finish } = checks();
-const structured = (result) => {
-  assert.ok(!result.isError, JSON.stringify(result.content));
-  return result.structuredContent;
-};
 
-const http = new Client({ name: 'forecast-report-test', version: '1.0.0' });
-await http.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
-const ws = new Client({ name: 'forecast-report-test-ws', version: '1.0.0' });
-await ws.connect(new WebSocketClientTransport(new URL(`ws://127.0.0.1:${port}/mcp/ws`)));
+const { http, ws } = await mcpClients(port, 'forecast-report-test');
 
 let gold;
 await check('gold close is forecast 30 days ahead over HTTP, its steps arriving as progress', async () => {

@@ -67,10 +67,8 @@ public final class Blocks {
         .put("data", data);
   }
 
-  /** A chart over time; the report's script formats the axis in the user's zone. */
-  public static JsonObject timeChart(String title, List<JsonObject> series, boolean logScale) {
-    JsonArray legend = new JsonArray();
-    series.forEach(s -> legend.add(s.getString("name")));
+  /** A chart's title, axis tooltip and margins, for the caller to add axes and series to. */
+  public static JsonObject chart(String title) {
     return new JsonObject()
         .put(
             "title",
@@ -79,10 +77,17 @@ public final class Blocks {
                 .put("left", "center")
                 .put("textStyle", new JsonObject().put("fontSize", 13)))
         .put("tooltip", new JsonObject().put("trigger", "axis"))
-        .put("legend", new JsonObject().put("data", legend).put("bottom", 0))
         .put(
             "grid",
-            new JsonObject().put("left", 64).put("right", 24).put("top", 40).put("bottom", 56))
+            new JsonObject().put("left", 64).put("right", 24).put("top", 40).put("bottom", 56));
+  }
+
+  /** A chart over time; the report's script formats the axis in the user's zone. */
+  public static JsonObject timeChart(String title, List<JsonObject> series, boolean logScale) {
+    JsonArray legend = new JsonArray();
+    series.forEach(s -> legend.add(s.getString("name")));
+    return chart(title)
+        .put("legend", new JsonObject().put("data", legend).put("bottom", 0))
         .put("xAxis", new JsonObject().put("type", "time"))
         .put("yAxis", new JsonObject().put("type", logScale ? "log" : "value").put("scale", true))
         .put("series", new JsonArray(series));
@@ -91,17 +96,7 @@ public final class Blocks {
   /** A chart over numbers (frequencies, values): x and y named. */
   public static JsonObject xyChart(
       String title, String xName, String yName, List<JsonObject> series, String xType) {
-    return new JsonObject()
-        .put(
-            "title",
-            new JsonObject()
-                .put("text", title)
-                .put("left", "center")
-                .put("textStyle", new JsonObject().put("fontSize", 13)))
-        .put("tooltip", new JsonObject().put("trigger", "axis"))
-        .put(
-            "grid",
-            new JsonObject().put("left", 64).put("right", 24).put("top", 40).put("bottom", 48))
+    return chart(title)
         .put(
             "xAxis",
             new JsonObject()
@@ -133,17 +128,7 @@ public final class Blocks {
       categories.add(text(min + (b + 0.5) * width));
       data.add(counts[b]);
     }
-    return new JsonObject()
-        .put(
-            "title",
-            new JsonObject()
-                .put("text", title)
-                .put("left", "center")
-                .put("textStyle", new JsonObject().put("fontSize", 13)))
-        .put("tooltip", new JsonObject().put("trigger", "axis"))
-        .put(
-            "grid",
-            new JsonObject().put("left", 64).put("right", 24).put("top", 40).put("bottom", 48))
+    return chart(title)
         .put("xAxis", new JsonObject().put("type", "category").put("data", categories))
         .put("yAxis", new JsonObject().put("type", "value").put("name", "count"))
         .put(

@@ -164,17 +164,7 @@ final class SectionTemplate implements ReportTemplate {
     }
     summary.put("daily_profile", profiles);
     JsonObject chart =
-        new JsonObject()
-            .put(
-                "title",
-                new JsonObject()
-                    .put("text", "Mean by hour of day (" + data.zone().getId() + ")")
-                    .put("left", "center")
-                    .put("textStyle", new JsonObject().put("fontSize", 13)))
-            .put("tooltip", new JsonObject().put("trigger", "axis"))
-            .put(
-                "grid",
-                new JsonObject().put("left", 64).put("right", 24).put("top", 40).put("bottom", 48))
+        Blocks.chart("Mean by hour of day (" + data.zone().getId() + ")")
             .put("xAxis", new JsonObject().put("type", "category").put("data", hours))
             .put("yAxis", new JsonObject().put("type", "value").put("name", unit))
             .put("series", new JsonArray(bars));

@@ -118,15 +118,20 @@ class RealClientsIT {
     assertTrue(Files.size(shots.resolve("job-view.png")) > 10_000);
   }
 
-  @Test
-  void headlessChromiumDrawsADashboardMadeThroughMcp() throws Exception {
-    Path config = Files.createTempFile("sonde-dash-", ".yaml");
-    // its own demo connection: the test processes turn the shared "demo" one into an empty memory
-    // DB
+  /**
+   * Runs a headless-Chromium script against a jar with its own demo connection ({@code plant}; the
+   * test processes turn the shared "demo" one into an empty memory DB) plus {@code connections}
+   * (YAML under {@code connections:}), and checks its tally and that each screenshot has content.
+   */
+  private static void browserScript(
+      String connections, String script, int seconds, int passed, String... screenshots)
+      throws Exception {
+    Path config = Files.createTempFile("sonde-browser-", ".yaml");
     Files.writeString(
         config,
         "databases:\n  defaultConnection: plant\n  connections:\n    plant:\n"
             + "      type: duckdb\n      path: plant.duckdb\n      demo: true\n      rollups: true\n"
+            + connections
             + "docs:\n  enabled: false\n");
     Path shots = Path.of("target/screenshots").toAbsolutePath();
     Files.createDirectories(shots);
@@ -134,21 +139,27 @@ class RealClientsIT {
       NodeScript.Outcome outcome =
           NodeScript.run(
               Path.of("target"),
-              240,
-              NodeScript.script("dashboard-view.mjs"),
+              seconds,
+              NodeScript.script(script),
               String.valueOf(sonde.port()),
               shots.toString());
       assertEquals(0, outcome.exitCode(), outcome.output());
-      assertTrue(outcome.output().contains("5 passed, 0 failed"), outcome.output());
-      assertTrue(Files.size(shots.resolve("dashboard.png")) > 50_000);
+      assertTrue(outcome.output().contains(passed + " passed, 0 failed"), outcome.output());
+      for (String shot : screenshots) {
+        assertTrue(Files.size(shots.resolve(shot)) > 50_000, shot);
+      }
     }
+  }
+
+  @Test
+  void headlessChromiumDrawsADashboardMadeThroughMcp() throws Exception {
+    browserScript("", "dashboard-view.mjs", 240, 5, "dashboard.png");
   }
 
   @Test
   void forecastsAndAnalysisReportsThroughTheTypeScriptClientAndInHeadlessChromium()
       throws Exception {
-    Path folder = Files.createTempDirectory("sonde-forecast-");
-    Path odd = folder.resolve("odd.duckdb");
+    Path odd = Files.createTempDirectory("sonde-forecast-").resolve("odd.duckdb");
     try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + odd);
         Statement st = c.createStatement()) {
       st.execute("CREATE TABLE READINGS (NAME VARCHAR, TIME TIMESTAMP, VALUE DOUBLE)");
@@ -156,28 +167,12 @@ class RealClientsIT {
           "INSERT INTO READINGS SELECT '<script>alert(1)</script>', TIMESTAMP '2026-01-01'"
               + " + INTERVAL (d) DAY, 50 + 10 * sin(d / 5.0) + d * 0.1 FROM range(0, 200) t(d)");
     }
-    Path config = folder.resolve("sonde.yaml");
-    Files.writeString(
-        config,
-        "databases:\n  defaultConnection: plant\n  connections:\n    plant:\n"
-            + "      type: duckdb\n      path: plant.duckdb\n      demo: true\n      rollups: true\n"
-            + "    odd:\n      type: duckdb\n      path: "
-            + odd
-            + "\ndocs:\n  enabled: false\n");
-    Path shots = Path.of("target/screenshots").toAbsolutePath();
-    Files.createDirectories(shots);
-    try (PackagedSonde sonde = PackagedSonde.plainJar("--config", config.toString())) {
-      NodeScript.Outcome outcome =
-          NodeScript.run(
-              Path.of("target"),
-              300,
-              NodeScript.script("forecast-report.mjs"),
-              String.valueOf(sonde.port()),
-              shots.toString());
-      assertEquals(0, outcome.exitCode(), outcome.output());
-      assertTrue(outcome.output().contains("10 passed, 0 failed"), outcome.output());
-      assertTrue(Files.size(shots.resolve("forecast-report.png")) > 50_000);
-      assertTrue(Files.size(shots.resolve("vibration-report.png")) > 50_000);
-    }
+    browserScript(
+        "    odd:\n      type: duckdb\n      path: " + odd + "\n",
+        "forecast-report.mjs",
+        300,
+        10,
+        "forecast-report.png",
+        "vibration-report.png");
   }
 }

@@ -226,6 +226,11 @@ public final class HttpMcpClient implements McpClient {
     return http;
   }
 
+  /** A plain GET of {@code path} (e.g. a report link) on the server this client talks to. */
+  public HttpResponse<String> get(String path) {
+    return raw(HttpRequest.newBuilder(uri.resolve(path)).timeout(Duration.ofSeconds(30)).build());
+  }
+
   public URI uri() {
     return uri;
   }

@@ -20,14 +20,9 @@ import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolException;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
-import dev.sonde.workspace.Workspace;
-import dev.sonde.workspace.WorkspaceException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -150,24 +145,13 @@ final class ForecastTableTool implements Tool {
     job.step("render", "writing the HTML report");
     String path =
         "reports/" + outcome.table() + "-forecast-" + STAMP.withZone(zone).format(now) + ".html";
-    Workspace workspace = services.workspaces().of(ctx.account());
-    save(workspace, path, ForecastReport.render(outcome, now));
+    services.saveText(ctx.account(), path, ForecastReport.render(outcome, now));
     JsonObject answer = answer(outcome, services.webLink(path, "/workspace/" + path));
     if (filename != null) {
-      save(workspace, filename, ForecastChart.document(outcome).encodePrettily());
+      services.saveText(ctx.account(), filename, ForecastChart.document(outcome).encodePrettily());
       answer.put("chart", services.webLink(filename, "/dashboards.html#" + filename));
     }
     return Future.succeededFuture(ToolResult.structured(answer));
-  }
-
-  private static void save(Workspace workspace, String path, String text) {
-    try {
-      workspace.write(path, text.getBytes(StandardCharsets.UTF_8));
-    } catch (WorkspaceException e) {
-      throw new ToolException(e.getMessage());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   private static JsonObject answer(TableForecasts.Outcome outcome, JsonObject report) {

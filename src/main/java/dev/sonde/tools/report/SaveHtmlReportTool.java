@@ -16,14 +16,9 @@ import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolException;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
-import dev.sonde.workspace.Workspace;
-import dev.sonde.workspace.WorkspaceException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -198,14 +193,7 @@ final class SaveHtmlReportTool implements Tool {
             + "-"
             + STAMP.withZone(zone).format(now)
             + ".html";
-    Workspace workspace = services.workspaces().of(ctx.account());
-    try {
-      workspace.write(path, html.getBytes(StandardCharsets.UTF_8));
-    } catch (WorkspaceException e) {
-      throw new ToolException(e.getMessage());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    services.saveText(ctx.account(), path, html);
     return Future.succeededFuture(
         ToolResult.structured(
             out.put("stage", "saved")

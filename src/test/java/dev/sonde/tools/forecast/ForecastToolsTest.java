@@ -9,10 +9,7 @@ import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.ToolCalls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.util.List;
@@ -113,18 +110,7 @@ class ForecastToolsTest {
 
     JsonObject report = out.getJsonObject("report");
     assertTrue(report.getString("path").matches("reports/GOLD-forecast-\\d{8}-\\d{6}\\.html"));
-    HttpResponse<String> page =
-        client
-            .http()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create(
-                            "http://127.0.0.1:"
-                                + DatabaseSonde.get().port()
-                                + report.getString("link")))
-                    .timeout(Duration.ofSeconds(20))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> page = client.get(report.getString("link"));
     assertEquals(200, page.statusCode());
     assertTrue(
         page.headers().firstValue("Content-Security-Policy").orElse("").startsWith("sandbox"));
@@ -213,19 +199,7 @@ class ForecastToolsTest {
     JsonArray drawn = panel.getJsonArray("series");
     assertTrue(drawn.encode().contains("\"close forecast\""), drawn.encode());
     assertTrue(drawn.getJsonObject(4).getInteger("points") > 14, drawn.encode());
-    HttpResponse<String> data =
-        client
-            .http()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create(
-                            "http://127.0.0.1:"
-                                + DatabaseSonde.get().port()
-                                + "/api/charts/"
-                                + file
-                                + "/data"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> data = client.get("/api/charts/" + file + "/data");
     assertEquals(200, data.statusCode(), data.body());
     JsonObject body = new JsonObject(data.body());
     JsonObject forecastSeries =

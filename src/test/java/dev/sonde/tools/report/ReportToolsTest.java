@@ -9,8 +9,6 @@ import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.ToolCalls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,14 +38,7 @@ class ReportToolsTest {
   }
 
   static String get(String link) throws Exception {
-    HttpResponse<String> page =
-        client
-            .http()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + DatabaseSonde.get().port() + link))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> page = client.get(link);
     assertEquals(200, page.statusCode(), page.body());
     return page.body();
   }
