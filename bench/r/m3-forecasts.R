@@ -1,25 +1,28 @@
-# R `forecast` reference forecasts on the M3 series: thetaf, ses, holt and damped holt, one row per
-# series, method and step. Usage: Rscript bench/r/m3-forecasts.R m3_long.csv out.csv [ids-file]
+# R `forecast` reference forecasts on the M3 series, one row per series, method and step.
+# Methods: theta (thetaf), ses, holt, damped (damped holt), ets, arima (auto.arima).
+# Usage: Rscript bench/r/m3-forecasts.R m3_long.csv out.csv [methods, default theta,ses,holt,damped]
 suppressMessages(library(forecast))
 args <- commandArgs(trailingOnly = TRUE)
 m3 <- read.csv(args[1], stringsAsFactors = FALSE)
-ids <- unique(m3$id)
-if (length(args) > 2) ids <- intersect(ids, readLines(args[3]))
+methods <- if (length(args) > 2) strsplit(args[3], ",")[[1]] else c("theta", "ses", "holt", "damped")
+fitters <- list(
+  theta = function(y, h) thetaf(y, h = h)$mean,
+  ses = function(y, h) ses(y, h = h)$mean,
+  holt = function(y, h) holt(y, h = h)$mean,
+  damped = function(y, h) holt(y, h = h, damped = TRUE)$mean,
+  ets = function(y, h) forecast(ets(y), h = h)$mean,
+  arima = function(y, h) forecast(auto.arima(y), h = h)$mean)
 out <- file(args[2], "w")
 writeLines("id,method,step,value", out)
 started <- Sys.time()
-for (id in ids) {
+for (id in unique(m3$id)) {
   s <- m3[m3$id == id, ]
   train <- ts(s$value[s$split == "train"], frequency = s$freq[1])
   h <- sum(s$split == "test")
-  fits <- list(
-    theta = thetaf(train, h = h)$mean,
-    ses = ses(train, h = h)$mean,
-    holt = holt(train, h = h)$mean,
-    damped = holt(train, h = h, damped = TRUE)$mean)
-  for (method in names(fits)) {
-    writeLines(sprintf("%s,%s,%d,%.10g", id, method, seq_len(h), as.numeric(fits[[method]])), out)
+  for (method in methods) {
+    writeLines(sprintf("%s,%s,%d,%.10g", id, method, seq_len(h), as.numeric(fitters[[method]](train, h))), out)
   }
 }
 close(out)
-message(sprintf("%d series in %.1f s", length(ids), as.numeric(Sys.time() - started, units = "secs")))
+message(sprintf("%s on %d series in %.1f s", paste(methods, collapse = ", "), length(unique(m3$id)),
+                as.numeric(Sys.time() - started, units = "secs")))
