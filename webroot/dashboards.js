@@ -39,7 +39,8 @@ async function loadList() {
 }
 
 function query() {
-  const params = new URLSearchParams({ tz: state.zone });
+  // a saved chart opens in its own zone: the server's answer names it
+  const params = new URLSearchParams(state.zone ? { tz: state.zone } : {});
   if (state.start) params.set('start', state.start);
   if (state.end) params.set('end', state.end);
   return params.toString();
@@ -103,6 +104,10 @@ async function drawPanel(element, url, type) {
   const body = element.querySelector('.body');
   try {
     const data = await api(url);
+    if (!state.zone && data.range?.timezone) {
+      state.zone = data.range.timezone;
+      document.getElementById('zone').textContent = `times in ${state.zone}`;
+    }
     element.querySelector('.error')?.remove();
     if (type === 'Text') {
       body.className = 'body text';
@@ -175,12 +180,12 @@ async function open(path) {
       schedule(board.refresh);
     } else {
       state.board = null;
-      state.zone = 'UTC';
+      state.zone = null;
       document.getElementById('title').textContent = path;
       panels = [{ id: path, title: path, type: 'Chart', grid: { x: 0, y: 0, w: 12, h: 12 } }];
       schedule(null);
     }
-    document.getElementById('zone').textContent = `times in ${state.zone}`;
+    document.getElementById('zone').textContent = state.zone ? `times in ${state.zone}` : '';
     panels.forEach((p) => {
       const element = panelElement(p);
       if (p.type === 'Text') element.dataset.text = p.source?.text ?? '';

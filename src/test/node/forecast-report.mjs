@@ -102,12 +102,14 @@ await check('the script-named tag is shown as text and nothing runs', async () =
 
 await check('a saved forecast chart refits and draws in the dashboard viewer', async () => {
   const out = structured(await http.callTool({ name: 'forecast_table', arguments: {
-    spec: { table: 'GOLD', tag: 'close', rollup: 'week', horizon: 12 }, filename: 'GOLD/close-outlook.chart.json' } },
+    spec: { table: 'GOLD', tag: 'close', rollup: 'week', horizon: 12 }, filename: 'GOLD/close-outlook.chart.json',
+    timezone: 'Asia/Seoul' } },
   CallToolResultSchema, { timeout: 120000 }));
   await page.goto(`${base}${out.chart.link}`);
   await page.waitForFunction(() => document.querySelector('.panel')?.dataset.state === 'drawn', null, { timeout: 60000 });
   assert.ok(await page.$('.panel canvas'));
   assert.ok(Number(await page.$eval('.panel', (p) => p.dataset.points)) > 12);
+  assert.equal(await page.$eval('#zone', (e) => e.textContent), 'times in Asia/Seoul', 'a chart opens in its saved zone');
   assert.deepEqual(errors, []);
   await page.waitForTimeout(1500); // the viewer animates lines in
   await page.screenshot({ path: join(shots, 'forecast-chart.png'), fullPage: false });
