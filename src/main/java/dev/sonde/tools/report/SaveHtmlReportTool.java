@@ -19,6 +19,7 @@ import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -198,6 +199,6 @@ final class SaveHtmlReportTool implements Tool {
         ToolResult.structured(
             out.put("stage", "saved")
                 .put("report", services.webLink(path, "/workspace/" + path))
-                .put("bytes", html.length())));
+                .put("bytes", html.getBytes(StandardCharsets.UTF_8).length)));
   }
 }
