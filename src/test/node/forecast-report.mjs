@@ -134,6 +134,18 @@ await check('save_html_report: a summary first, then a vibration report whose ev
   await page.screenshot({ path: join(shots, 'vibration-report.png'), fullPage: true });
 });
 
+await check('a finance report on gold draws its price, candlestick, returns and drawdown charts', async () => {
+  const saved = structured(await http.callTool({ name: 'save_html_report', arguments: {
+    table: 'GOLD', tag_name: 'close', rollup_unit: 'week', timezone: 'Asia/Seoul',
+    analysis: 'Gold rose over the year with **moderate** volatility.' } }, CallToolResultSchema, { timeout: 120000 }));
+  assert.equal(saved.template.id, 'R-1-finance');
+  await page.goto(`${base}${saved.report.link}`);
+  await page.waitForFunction(() => [...document.querySelectorAll('.chart')].every((c) => c.dataset.drawn === 'true'));
+  assert.equal(await page.$$eval('.chart canvas', (cs) => cs.length), 4);
+  assert.deepEqual(errors, []);
+  await page.screenshot({ path: join(shots, 'finance-report.png'), fullPage: true });
+});
+
 await check('a report on the script-named tag shows it as text and runs nothing', async () => {
   const args = { connection: 'odd', table: 'READINGS', tag_name: '<script>alert(1)</script>', rollup_unit: 'day',
     analysis: 'A tag named <script>alert(3)</script> is only text.' };

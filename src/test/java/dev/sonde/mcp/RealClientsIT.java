@@ -171,8 +171,9 @@ class RealClientsIT {
         "    odd:\n      type: duckdb\n      path: " + odd + "\n",
         "forecast-report.mjs",
         300,
-        10,
+        11,
         "forecast-report.png",
-        "vibration-report.png");
+        "vibration-report.png",
+        "finance-report.png");
   }
 }
