@@ -1,5 +1,6 @@
 # R `forecast` reference forecasts on the M3 series, one row per series, method and step.
-# Methods: theta (thetaf), ses, holt, damped (damped holt), ets, arima (auto.arima).
+# Methods: theta (thetaf), ses, holt, damped (damped holt), ets, arima (auto.arima), holtwinters
+# and holtwinters_mult (hw, additive and multiplicative).
 # Usage: Rscript bench/r/m3-forecasts.R m3_long.csv out.csv [methods, default theta,ses,holt,damped]
 suppressMessages(library(forecast))
 args <- commandArgs(trailingOnly = TRUE)
@@ -11,7 +12,10 @@ fitters <- list(
   holt = function(y, h) holt(y, h = h)$mean,
   damped = function(y, h) holt(y, h = h, damped = TRUE)$mean,
   ets = function(y, h) forecast(ets(y), h = h)$mean,
-  arima = function(y, h) forecast(auto.arima(y), h = h)$mean)
+  arima = function(y, h) forecast(auto.arima(y), h = h)$mean,
+  # Holt-Winters only where a season fits (R's hw needs two full seasons): NA elsewhere
+  holtwinters = function(y, h) if (frequency(y) > 1 && length(y) >= 2 * frequency(y) + 2) hw(y, h = h)$mean else rep(NA, h),
+  holtwinters_mult = function(y, h) if (frequency(y) > 1 && length(y) >= 2 * frequency(y) + 2) hw(y, h = h, seasonal = "multiplicative")$mean else rep(NA, h))
 out <- file(args[2], "w")
 writeLines("id,method,step,value", out)
 started <- Sys.time()
