@@ -90,14 +90,6 @@ public final class Forecaster {
     return models.stream().map(Model::id).toList();
   }
 
-  public String label(String method) {
-    return models.stream()
-        .filter(m -> m.id().equals(method))
-        .map(Model::label)
-        .findFirst()
-        .orElse(method);
-  }
-
   /**
    * Forecasts {@code h} steps of {@code y} at seasonal period {@code m} (1: none).
    *

@@ -59,10 +59,6 @@ public final class TableForecasts {
     this.charts = charts;
   }
 
-  public Forecaster forecaster() {
-    return forecaster;
-  }
-
   /** One tag's history (bucket times and values) and its forecast. */
   public record TagForecast(
       String tag, long[] times, double[] values, long[] ahead, Forecaster.Result result) {}

@@ -82,53 +82,67 @@ public final class AnalysisReports {
   public Future<Prepared> prepare(String connection, Request request, ZoneId zone) {
     Database db = databases.get(connection);
     List<String> notices = new ArrayList<>();
+    boolean named = request.templateId() != null && !request.templateId().isBlank();
+    boolean tagged = request.tags() != null && !request.tags().isEmpty();
     return tagTables
         .find(db, request.table())
         .compose(
-            table ->
-                tagsFor(db, table, request, notices)
-                    .compose(
-                        tags ->
-                            tagTables
-                                .spans(table)
-                                .compose(
-                                    spans ->
-                                        tagTables
-                                            .counts(db, table)
-                                            .map(counts -> rate(spans.byTag(), counts, tags)))
-                                .compose(rate -> choose(request, table, tags, rate))
-                                .compose(
-                                    choice ->
-                                        fetch(
-                                            connection,
-                                            table,
-                                            tags,
-                                            choice,
-                                            request,
-                                            zone,
-                                            notices))));
+            table -> {
+              // per-tag counts scan the table where no hour rollup is current: read them once,
+              // and only to pick tags or a template
+              Future<Map<String, Long>> counts =
+                  named && tagged ? Future.succeededFuture(Map.of()) : tagTables.counts(db, table);
+              return counts.compose(
+                  byTag -> {
+                    List<String> tags = tagged ? request.tags() : busiest(byTag, notices);
+                    if (named) {
+                      ReportTemplates.Choice choice =
+                          new ReportTemplates.Choice(
+                              templates.get(request.templateId()), "named by the caller");
+                      return fetch(connection, table, tags, choice, request, zone, notices);
+                    }
+                    return tagTables
+                        .spans(table)
+                        .compose(
+                            spans ->
+                                fetch(
+                                    connection,
+                                    table,
+                                    tags,
+                                    templates.choose(
+                                        table.table().name(),
+                                        tags,
+                                        rate(spans.byTag(), byTag, tags)),
+                                    request,
+                                    zone,
+                                    notices));
+                  });
+            });
   }
 
-  private Future<List<String>> tagsFor(
-      Database db, TagTable table, Request request, List<String> notices) {
-    if (request.tags() != null && !request.tags().isEmpty()) {
-      return Future.succeededFuture(request.tags());
+  /** The tags with the most values, when the caller names none, said in a notice. */
+  private static List<String> busiest(Map<String, Long> counts, List<String> notices) {
+    List<String> byCount =
+        counts.entrySet().stream()
+            .sorted(
+                Map.Entry.<String, Long>comparingByValue()
+                    .reversed()
+                    .thenComparing(Map.Entry.comparingByKey()))
+            .map(Map.Entry::getKey)
+            .toList();
+    if (byCount.isEmpty()) {
+      throw new ReportException("the table has no rows to report on");
     }
-    return tagTables
-        .byCount(db, table)
-        .map(
-            byCount -> {
-              List<String> top = byCount.subList(0, Math.min(DEFAULT_TAGS, byCount.size()));
-              notices.add(
-                  "no tag_name was given: analysing the "
-                      + top.size()
-                      + " tags with the most data of "
-                      + byCount.size()
-                      + " ("
-                      + String.join(", ", top)
-                      + "); name tags in tag_name to choose");
-              return top;
-            });
+    List<String> top = byCount.subList(0, Math.min(DEFAULT_TAGS, byCount.size()));
+    notices.add(
+        "no tag_name was given: analysing the "
+            + top.size()
+            + " tags with the most data of "
+            + byCount.size()
+            + " ("
+            + String.join(", ", top)
+            + "); name tags in tag_name to choose");
+    return top;
   }
 
   /** The highest sample rate (per second) among the tags: values over their time span. */
@@ -143,15 +157,6 @@ public final class AnalysisReports {
       }
     }
     return best;
-  }
-
-  private Future<ReportTemplates.Choice> choose(
-      Request request, TagTable table, List<String> tags, double rate) {
-    if (request.templateId() != null && !request.templateId().isBlank()) {
-      return Future.succeededFuture(
-          new ReportTemplates.Choice(templates.get(request.templateId()), "named by the caller"));
-    }
-    return Future.succeededFuture(templates.choose(table.table().name(), tags, rate));
   }
 
   private Future<Prepared> fetch(
@@ -203,9 +208,7 @@ public final class AnalysisReports {
                           candles
                               ? candles(priceTag, all.<Charts.Compiled>resultAt(tags.size()))
                               : null;
-                      ReportData data =
-                          new ReportData(table.table().name(), unit, zone, series, ohlc);
-                      Analysis analysis = template.analyse(data);
+                      Analysis analysis = template.analyse(new ReportData(zone, series, ohlc));
                       return new Prepared(
                           template,
                           choice.reason(),

@@ -4,12 +4,10 @@ import java.time.ZoneId;
 import java.util.List;
 
 /**
- * What a template analyses: the table, the bucket unit (or {@code raw}), the user's zone, each
- * tag's series, and for prices the per-bucket open, high, low and close of the first tag (may be
- * null).
+ * What a template analyses: the user's zone, each tag's series, and for prices the per-bucket open,
+ * close, low and high of the price tag (null for other templates).
  */
-public record ReportData(
-    String table, String unit, ZoneId zone, List<Series> series, Candles candles) {
+public record ReportData(ZoneId zone, List<Series> series, Candles candles) {
 
   /** Per-bucket open, close, low and high of one tag. */
   public record Candles(String tag, long[] times, double[][] ocLh) {}

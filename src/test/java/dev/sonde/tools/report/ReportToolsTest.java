@@ -95,7 +95,11 @@ class ReportToolsTest {
     assertEquals(50, peaks.getJsonObject(0).getDouble("hz"), 0.3);
     assertEquals(0.8, peaks.getJsonObject(0).getDouble("amplitude"), 0.03);
     assertEquals(87, peaks.getJsonObject(1).getDouble("hz"), 0.3);
-    assertTrue(x.getString("iso_10816_zone").length() > 1);
+    // velocity RMS of 0.8 m/s² at 50 Hz and 0.2 m/s² at 87 Hz, integrated: class II zone B
+    double velocity =
+        Math.hypot(0.8 / (2 * Math.PI * 50), 0.2 / (2 * Math.PI * 87)) / Math.sqrt(2) * 1000;
+    assertEquals(velocity, x.getDouble("velocity_rms_mm_s"), 0.05);
+    assertTrue(x.getString("iso_10816_zone").startsWith("B "), x.getString("iso_10816_zone"));
     assertTrue(first.getJsonObject("summary").getString("iso_table").contains("10816-1"));
   }
 
