@@ -84,6 +84,12 @@ public final class TableForecasts {
       return Future.failedFuture(
           new TimeSeriesException("spec.table is required: the tag table, e.g. GOLD"));
     }
+    Integer horizon = spec.getInteger("horizon");
+    if (horizon != null && (horizon < 1 || horizon > MAX_HORIZON)) {
+      return Future.failedFuture(
+          new ForecastException(
+              "horizon " + horizon + " is out of range: ask for 1 to " + MAX_HORIZON + " buckets"));
+    }
     Forecaster.Choice choice;
     try {
       choice = choice(spec);
@@ -224,11 +230,10 @@ public final class TableForecasts {
         times = java.util.Arrays.copyOfRange(times, times.length - keep, times.length);
         values = java.util.Arrays.copyOfRange(values, values.length - keep, values.length);
       }
-      Integer asked = spec.getInteger("horizon");
-      horizon = asked != null ? asked : Math.max(1, (int) Math.round(values.length * 0.2));
-      if (horizon < 1 || horizon > MAX_HORIZON) {
-        throw new ForecastException(
-            "horizon " + horizon + " is out of range: ask for 1 to " + MAX_HORIZON + " buckets");
+      if (horizon == 0) {
+        // one horizon for every tag compared: asked, or 20% of the first tag's training length
+        Integer asked = spec.getInteger("horizon");
+        horizon = asked != null ? asked : Math.max(1, (int) Math.round(values.length * 0.2));
       }
       int period = period(unit, multiple, values.length);
       Forecaster.Result result =

@@ -122,14 +122,7 @@ public final class AnalysisReports {
 
   /** The tags with the most values, when the caller names none, said in a notice. */
   private static List<String> busiest(Map<String, Long> counts, List<String> notices) {
-    List<String> byCount =
-        counts.entrySet().stream()
-            .sorted(
-                Map.Entry.<String, Long>comparingByValue()
-                    .reversed()
-                    .thenComparing(Map.Entry.comparingByKey()))
-            .map(Map.Entry::getKey)
-            .toList();
+    List<String> byCount = TagTables.busiestFirst(counts);
     if (byCount.isEmpty()) {
       throw new ReportException("the table has no rows to report on");
     }

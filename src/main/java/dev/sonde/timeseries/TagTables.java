@@ -18,7 +18,6 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -430,16 +429,18 @@ public final class TagTables {
 
   /** The table's tags, those with the most values first (ties by name). */
   public Future<List<String>> byCount(Database db, TagTable table) {
-    return stats(db, table)
-        .map(
-            stats ->
-                stats.rows().stream()
-                    .sorted(
-                        Comparator.comparingLong(TagStats::count)
-                            .reversed()
-                            .thenComparing(TagStats::tag))
-                    .map(TagStats::tag)
-                    .toList());
+    return counts(db, table).map(TagTables::busiestFirst);
+  }
+
+  /** Tags ordered by their number of values, most first (ties by name). */
+  public static List<String> busiestFirst(Map<String, Long> counts) {
+    return counts.entrySet().stream()
+        .sorted(
+            Map.Entry.<String, Long>comparingByValue()
+                .reversed()
+                .thenComparing(Map.Entry.comparingByKey()))
+        .map(Map.Entry::getKey)
+        .toList();
   }
 
   private record Stats(List<TagStats> rows, boolean fromRollup) {}

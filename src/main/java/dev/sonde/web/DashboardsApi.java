@@ -68,22 +68,14 @@ public final class DashboardsApi {
         .executeBlocking(() -> ws.read(path), false)
         .onComplete(
             ar -> {
-              HttpServerResponse response = ctx.response();
               if (ar.succeeded()) {
-                response
+                ctx.response()
                     .putHeader("Content-Type", "text/html; charset=utf-8")
                     .putHeader("Content-Security-Policy", REPORT_POLICY)
                     .putHeader("X-Content-Type-Options", "nosniff")
                     .end(io.vertx.core.buffer.Buffer.buffer(ar.result()));
-              } else if (Dashboards.callerError(ar.cause())) {
-                String message = ar.cause().getMessage();
-                json(
-                    response,
-                    message.startsWith("no ") ? 404 : 400,
-                    new JsonObject().put("error", message));
               } else {
-                LOG.warn("report {} could not be read", path, ar.cause());
-                json(response, 500, new JsonObject().put("error", "the report could not be read"));
+                fail(ctx, ar.cause());
               }
             });
   }
@@ -208,20 +200,24 @@ public final class DashboardsApi {
   private static void reply(RoutingContext ctx, Future<JsonObject> answer) {
     answer.onComplete(
         ar -> {
-          HttpServerResponse response = ctx.response();
           if (ar.succeeded()) {
-            json(response, 200, ar.result());
-          } else if (Dashboards.callerError(ar.cause())) {
-            String message = ar.cause().getMessage();
-            json(
-                response,
-                message.startsWith("no ") ? 404 : 400,
-                new JsonObject().put("error", message));
+            json(ctx.response(), 200, ar.result());
           } else {
-            LOG.warn("dashboard API {} failed", ctx.request().path(), ar.cause());
-            json(response, 500, new JsonObject().put("error", "the request could not be answered"));
+            fail(ctx, ar.cause());
           }
         });
+  }
+
+  /** A caller's error as 404 (nothing there) or 400 with its message; anything else as 500. */
+  private static void fail(RoutingContext ctx, Throwable cause) {
+    HttpServerResponse response = ctx.response();
+    if (Dashboards.callerError(cause)) {
+      String message = cause.getMessage();
+      json(response, message.startsWith("no ") ? 404 : 400, new JsonObject().put("error", message));
+    } else {
+      LOG.warn("{} failed", ctx.request().path(), cause);
+      json(response, 500, new JsonObject().put("error", "the request could not be answered"));
+    }
   }
 
   private static void json(HttpServerResponse response, int status, JsonObject body) {

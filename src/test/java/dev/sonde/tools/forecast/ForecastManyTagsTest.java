@@ -81,4 +81,26 @@ class ForecastManyTagsTest {
       assertEquals(7, one.getInteger("seasonal_period"));
     }
   }
+
+  @Test
+  void tagsComparedWithoutAHorizonShareTheFirstTagsTwentyPercent() {
+    JsonObject out =
+        tools.ok(
+            "forecast_table",
+            new JsonObject()
+                .put("connection", "shop")
+                .put(
+                    "spec",
+                    new JsonObject()
+                        .put("table", "SALES")
+                        .put("tags", new JsonArray(List.of("s1", "s7")))
+                        .put("rollup", "day")));
+    JsonObject first = out.getJsonArray("forecasts").getJsonObject(0);
+    JsonObject second = out.getJsonArray("forecasts").getJsonObject(1);
+    assertEquals(70, first.getInteger("training_points"));
+    assertEquals(130, second.getInteger("training_points"));
+    assertEquals(14, out.getInteger("horizon"));
+    assertEquals(14, first.getJsonArray("values").size());
+    assertEquals(14, second.getJsonArray("values").size());
+  }
 }
