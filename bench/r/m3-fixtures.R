@@ -1,6 +1,6 @@
 # Test fixtures from R's M3 forecasts (bench/r/m3-forecasts.R's output): every 50th series' point
-# forecasts of theta, ses, holt and damped, and each method's sMAPE (M3 form) and MASE over the
-# series it forecast (Holt-Winters: those with two full seasons).
+# forecasts of theta, ses, holt, damped and both Holt-Winters, and each method's sMAPE (M3 form)
+# and MASE over the series it forecast (Holt-Winters: those with two full seasons).
 # Usage: Rscript bench/r/m3-fixtures.R m3_long.csv m3-r.csv src/test/resources/forecast
 args <- commandArgs(trailingOnly = TRUE)
 m3 <- read.csv(args[1], stringsAsFactors = FALSE)
@@ -8,7 +8,7 @@ r <- read.csv(args[2], stringsAsFactors = FALSE)
 r <- r[!is.na(r$value), ]
 ids <- unique(m3$id)
 sample <- ids[seq(1, length(ids), by = 50)]
-pointwise <- c("theta", "ses", "holt", "damped")
+pointwise <- c("theta", "ses", "holt", "damped", "holtwinters", "holtwinters_mult")
 write.csv(r[r$id %in% sample & r$method %in% pointwise, ], file.path(args[3], "m3-r-sample.csv"),
           row.names = FALSE, quote = FALSE)
 acc <- do.call(rbind, lapply(split(r, list(r$id, r$method), drop = TRUE), function(f) {

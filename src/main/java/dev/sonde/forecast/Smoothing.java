@@ -1,10 +1,14 @@
 package dev.sonde.forecast;
 
+import java.util.Arrays;
+
 /**
  * Exponential smoothing in its state-space form (Hyndman et al., "Forecasting with Exponential
- * Smoothing"), fitted like R's {@code ets}: smoothing parameters and initial states by maximum
- * likelihood within R's usual bounds (alpha in [1e-4, 0.9999], beta below alpha, gamma below 1 -
- * alpha, damping phi in [0.8, 0.98]). Seasonal starting states come from classical decomposition.
+ * Smoothing"), fitted as R's {@code ses}, {@code holt} and {@code hw} fit it through {@code ets}:
+ * smoothing parameters and every initial state (level, trend, m - 1 seasonal states) minimise the
+ * one-step squared error ({@code opt.crit = "mse"}), within R's bounds (alpha in [1e-4, 0.9999],
+ * beta below alpha, gamma below 1 - alpha, damping phi in [0.8, 0.98], and for seasonal models the
+ * admissible region). Starting states come from classical decomposition and a line, as R's.
  */
 final class Smoothing implements Model {
   enum Form {
@@ -144,7 +148,9 @@ final class Smoothing implements Model {
     int iPhi = form.damped ? ++k : -1;
     int iLevel = ++k;
     int iTrend = form.trend ? ++k : -1;
-    double[] start = new double[k + 1];
+    // the season's first m - 1 states; the last follows from their sum, as in R
+    int iSeason = form.seasonal ? k + 1 : -1;
+    double[] start = new double[k + 1 + (form.seasonal ? period - 1 : 0)];
     start[0] = LOW + 0.2 * (HIGH - LOW) / period;
     if (iBeta >= 0) {
       start[iBeta] = LOW + 0.1 * (start[0] - LOW);
@@ -160,11 +166,14 @@ final class Smoothing implements Model {
     if (iTrend >= 0) {
       start[iTrend] = line[1];
     }
-    Layout layout = new Layout(iBeta, iGamma, iPhi, iLevel, iTrend);
+    for (int i = 1; i < period && form.seasonal; i++) {
+      start[iSeason + i - 1] = season[i];
+    }
+    Layout layout = new Layout(iBeta, iGamma, iPhi, iLevel, iTrend, iSeason);
     double[] best =
-        NelderMead.minimise(p -> run(y, p, layout, season).cost(), start, MAX_EVALUATIONS);
-    Run run = run(y, best, layout, season);
-    int parameters = start.length + (form.seasonal ? period - 1 : 0);
+        NelderMead.minimise(p -> run(y, p, layout, period).cost(), start, MAX_EVALUATIONS);
+    Run run = run(y, best, layout, period);
+    int parameters = start.length;
     double sigma2 = run.sse() / Math.max(1, y.length - parameters);
     return new Fit(
         best[0],
@@ -179,12 +188,12 @@ final class Smoothing implements Model {
   }
 
   /** Where each parameter sits in the optimiser's vector (-1: the form has none). */
-  private record Layout(int beta, int gamma, int phi, int level, int trend) {}
+  private record Layout(int beta, int gamma, int phi, int level, int trend, int season) {}
 
   private record Run(double cost, double sse, double level, double trend, double[] season) {}
 
   /** R's usual bounds: each in its range, beta below alpha, gamma below 1 - alpha. */
-  private static boolean admissible(double[] p, Layout at) {
+  private static boolean admissible(double[] p, Layout at, int period) {
     double alpha = p[0];
     if (alpha < LOW || alpha > HIGH) {
       return false;
@@ -195,36 +204,88 @@ final class Smoothing implements Model {
     if (at.gamma() >= 0 && (p[at.gamma()] < LOW || p[at.gamma()] > 1 - alpha)) {
       return false;
     }
-    return at.phi() < 0 || (p[at.phi()] >= PHI_LOW && p[at.phi()] <= PHI_HIGH);
+    if (at.phi() >= 0 && (p[at.phi()] < PHI_LOW || p[at.phi()] > PHI_HIGH)) {
+      return false;
+    }
+    return at.gamma() < 0 || stable(p, at, period);
   }
 
-  private Run run(double[] y, double[] p, Layout at, double[] initialSeason) {
+  /**
+   * R's admissibility test for seasonal models (bounds "both"): the roots of phi(1-alpha-gamma) +
+   * (alpha+beta-alpha phi+gamma-1) z + (alpha+beta-alpha phi)(z^2..z^(m-1)) + (alpha+beta-phi) z^m
+   * + z^(m+1) lie in the unit circle, checked by the Schur-Cohn recursion instead of root finding.
+   */
+  private static boolean stable(double[] p, Layout at, int period) {
+    double alpha = p[0];
+    double beta = at.beta() >= 0 ? p[at.beta()] : 0;
+    double gamma = p[at.gamma()];
+    double phi = at.phi() >= 0 ? p[at.phi()] : 1;
+    double[] a = new double[period + 2];
+    a[0] = phi * (1 - alpha - gamma);
+    a[1] = alpha + beta - alpha * phi + gamma - 1;
+    for (int i = 2; i < period; i++) {
+      a[i] = alpha + beta - alpha * phi;
+    }
+    a[period] = alpha + beta - phi;
+    a[period + 1] = 1;
+    for (int degree = period + 1; degree > 0; degree--) {
+      double k = a[0] / a[degree];
+      if (Math.abs(k) >= 1) {
+        return false;
+      }
+      // (A(z) - k A*(z)) / z keeps the roots' side of the circle and lowers the degree by one
+      double[] next = new double[degree];
+      for (int i = 0; i < degree; i++) {
+        next[i] = a[i + 1] - k * a[degree - 1 - i];
+      }
+      a = next;
+    }
+    return true;
+  }
+
+  /** The initial season: m - 1 states from the optimiser, the first making them sum to m (or 0). */
+  private double[] initialSeason(double[] p, Layout at, int period) {
+    double[] season = new double[period];
+    if (at.season() < 0) {
+      season[0] = form.multiplicative() ? 1 : 0;
+      return season;
+    }
+    double sum = 0;
+    for (int i = 1; i < period; i++) {
+      season[i] = p[at.season() + i - 1];
+      sum += season[i];
+    }
+    season[0] = (form.multiplicative() ? period : 0) - sum;
+    return season;
+  }
+
+  private Run run(double[] y, double[] p, Layout at, int period) {
     double level = p[at.level()];
     double trend = at.trend() >= 0 ? p[at.trend()] : 0;
-    if (!admissible(p, at)) {
-      return new Run(
-          Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, level, trend, initialSeason);
+    double[] season = initialSeason(p, at, period);
+    if (!admissible(p, at, period)
+        || (form.multiplicative() && Arrays.stream(season).anyMatch(s -> s < 0))) {
+      return new Run(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, level, trend, season);
     }
     double alpha = p[0];
     double beta = at.beta() >= 0 ? p[at.beta()] : 0;
     double gamma = at.gamma() >= 0 ? p[at.gamma()] : 0;
     double phi = at.phi() >= 0 ? p[at.phi()] : 1;
-    double[] season = initialSeason.clone();
-    int period = season.length;
     boolean mult = form.multiplicative();
     double sse = 0;
-    double logSum = 0;
+    double rawSse = 0;
     for (int t = 0; t < y.length; t++) {
       double base = level + phi * trend;
       double s = season[t % period];
       double fitted = mult ? base * s : base + s;
-      if (mult && (fitted <= 0 || base <= 0)) {
-        return new Run(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, level, trend, season);
-      }
-      double error = mult ? (y[t] - fitted) / fitted : y[t] - fitted;
+      // R lets the states cross zero and only keeps the relative error finite
+      double error =
+          mult
+              ? (y[t] - fitted) / (Math.abs(fitted) < 1e-10 ? fitted + 1e-10 : fitted)
+              : y[t] - fitted;
       sse += error * error;
+      rawSse += (y[t] - fitted) * (y[t] - fitted);
       if (mult) {
-        logSum += Math.log(Math.abs(fitted));
         level = base * (1 + alpha * error);
         trend = phi * trend + beta * base * error;
         season[t % period] = s * (1 + gamma * error);
@@ -237,7 +298,7 @@ final class Smoothing implements Model {
     if (!Double.isFinite(sse)) {
       return new Run(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, level, trend, season);
     }
-    double cost = y.length * Math.log(Math.max(sse, 1e-300)) + 2 * logSum;
+    double cost = rawSse / y.length;
     return new Run(cost, sse, level, trend, season);
   }
 

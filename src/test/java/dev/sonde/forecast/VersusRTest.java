@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Sonde's textbook models against R's forecast package on the M3 series (fixtures written by
  * bench/r/m3-forecasts.R and bench/r/m3-fixtures.R): point forecasts on every 50th series, and
- * sMAPE and MASE over all 3,003 (Holt-Winters additive: the 2,184 with two full seasons). R's ses,
- * holt and damped holt do not adjust for seasonality; its thetaf does, as Sonde's Theta does.
+ * sMAPE and MASE over all 3,003 (Holt-Winters: those with two full seasons and two points). R's
+ * ses, holt and damped holt do not adjust for seasonality; its thetaf does, as Sonde's Theta does.
  */
 class VersusRTest {
   record Series(String id, int m, double[] train, double[] test) {}
@@ -54,6 +54,7 @@ class VersusRTest {
       case "holt" -> new Smoothing(Smoothing.Form.HOLT);
       case "damped" -> new Smoothing(Smoothing.Form.DAMPED);
       case "holtwinters" -> new Smoothing(Smoothing.Form.HOLT_WINTERS);
+      case "holtwinters_mult" -> new Smoothing(Smoothing.Form.HOLT_WINTERS_MULT);
       default -> new Theta();
     };
   }
@@ -108,9 +109,9 @@ class VersusRTest {
     close.forEach(
         (method, tally) ->
             assertTrue(
-                tally[0] >= 0.75 * tally[1],
+                tally[0] >= 0.9 * tally[1],
                 method + ": " + tally[0] + " of " + tally[1] + " series within 0.1% of R"));
-    assertTrue(far.size() <= 3, "more than 10% from R: " + far);
+    assertTrue(far.size() <= 1, "more than 10% from R: " + far);
   }
 
   @Test
