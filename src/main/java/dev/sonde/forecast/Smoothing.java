@@ -43,6 +43,13 @@ final class Smoothing implements Model {
   private static final double PHI_LOW = 0.8;
   private static final double PHI_HIGH = 0.98;
 
+  /**
+   * Above R's limit for seasonal ets (m = 24) the decomposition's seasonal states stay fixed and
+   * only the smoothing parameters, level and trend are optimised: a simplex in hundreds of
+   * dimensions would not move in 2,000 steps.
+   */
+  private static final int MAX_OPTIMISED_PERIOD = 24;
+
   /** R's ets default ({@code maxit = 2000}). */
   private static final int MAX_EVALUATIONS = 2000;
 
@@ -149,8 +156,9 @@ final class Smoothing implements Model {
     int iLevel = ++k;
     int iTrend = form.trend ? ++k : -1;
     // the season's first m - 1 states; the last follows from their sum, as in R
-    int iSeason = form.seasonal ? k + 1 : -1;
-    double[] start = new double[k + 1 + (form.seasonal ? period - 1 : 0)];
+    boolean seasonOptimised = form.seasonal && period <= MAX_OPTIMISED_PERIOD;
+    int iSeason = seasonOptimised ? k + 1 : -1;
+    double[] start = new double[k + 1 + (seasonOptimised ? period - 1 : 0)];
     start[0] = LOW + 0.2 * (HIGH - LOW) / period;
     if (iBeta >= 0) {
       start[iBeta] = LOW + 0.1 * (start[0] - LOW);
@@ -166,14 +174,14 @@ final class Smoothing implements Model {
     if (iTrend >= 0) {
       start[iTrend] = line[1];
     }
-    for (int i = 1; i < period && form.seasonal; i++) {
+    for (int i = 1; i < period && seasonOptimised; i++) {
       start[iSeason + i - 1] = season[i];
     }
     Layout layout = new Layout(iBeta, iGamma, iPhi, iLevel, iTrend, iSeason);
     double[] best =
-        NelderMead.minimise(p -> run(y, p, layout, period).cost(), start, MAX_EVALUATIONS);
-    Run run = run(y, best, layout, period);
-    int parameters = start.length;
+        NelderMead.minimise(p -> run(y, p, layout, season).cost(), start, MAX_EVALUATIONS);
+    Run run = run(y, best, layout, season);
+    int parameters = start.length + (form.seasonal && !seasonOptimised ? period - 1 : 0);
     double sigma2 = run.sse() / Math.max(1, y.length - parameters);
     return new Fit(
         best[0],
@@ -207,7 +215,7 @@ final class Smoothing implements Model {
     if (at.phi() >= 0 && (p[at.phi()] < PHI_LOW || p[at.phi()] > PHI_HIGH)) {
       return false;
     }
-    return at.gamma() < 0 || stable(p, at, period);
+    return at.season() < 0 || stable(p, at, period);
   }
 
   /**
@@ -243,13 +251,13 @@ final class Smoothing implements Model {
     return true;
   }
 
-  /** The initial season: m - 1 states from the optimiser, the first making them sum to m (or 0). */
-  private double[] initialSeason(double[] p, Layout at, int period) {
-    double[] season = new double[period];
+  /** The initial season: m - 1 states from the optimiser and one making them sum to m (or 0). */
+  private double[] initialSeason(double[] p, Layout at, double[] decomposed) {
+    int period = decomposed.length;
     if (at.season() < 0) {
-      season[0] = form.multiplicative() ? 1 : 0;
-      return season;
+      return decomposed.clone();
     }
+    double[] season = new double[period];
     double sum = 0;
     for (int i = 1; i < period; i++) {
       season[i] = p[at.season() + i - 1];
@@ -259,10 +267,11 @@ final class Smoothing implements Model {
     return season;
   }
 
-  private Run run(double[] y, double[] p, Layout at, int period) {
+  private Run run(double[] y, double[] p, Layout at, double[] decomposed) {
+    int period = decomposed.length;
     double level = p[at.level()];
     double trend = at.trend() >= 0 ? p[at.trend()] : 0;
-    double[] season = initialSeason(p, at, period);
+    double[] season = initialSeason(p, at, decomposed);
     if (!admissible(p, at, period)
         || (form.multiplicative() && Arrays.stream(season).anyMatch(s -> s < 0))) {
       return new Run(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, level, trend, season);

@@ -67,6 +67,32 @@ class ForecasterTest {
   }
 
   @Test
+  void holtWintersFollowsACycleLongerThanRsLimitWithTheDecompositionsSeasonalStates() {
+    // minute buckets of an hour: m = 60, above the 24 up to which the seasonal states are optimised
+    int m = 60;
+    for (Smoothing.Form form :
+        List.of(Smoothing.Form.HOLT_WINTERS, Smoothing.Form.HOLT_WINTERS_MULT)) {
+      Random random = new Random(7);
+      double[] truth = new double[7 * m];
+      for (int t = 0; t < truth.length; t++) {
+        double level = 100 + 0.02 * t;
+        double cycle = Math.sin(2 * Math.PI * t / m);
+        truth[t] = form.multiplicative() ? level * (1 + 0.2 * cycle) : level + 20 * cycle;
+      }
+      double[] y = new double[6 * m];
+      for (int t = 0; t < y.length; t++) {
+        y[t] = truth[t] + random.nextGaussian() * 0.3;
+      }
+      double[] f = new Smoothing(form).predict(y, m, m).mean();
+      double error = 0;
+      for (int j = 0; j < m; j++) {
+        error += Math.abs(f[j] - truth[y.length + j]) / m;
+      }
+      assertTrue(error < 1.5, form + " mean absolute error " + error);
+    }
+  }
+
+  @Test
   void aDecisiveBacktestGivesTheLeaderAloneInsteadOfTheCombination() {
     double[] y = new double[200];
     for (int t = 0; t < y.length; t++) {
