@@ -223,7 +223,15 @@ public final class Workspace {
     if (Files.isDirectory(target)) {
       throw new WorkspaceException("'" + relative + "' is a folder");
     }
-    Path folder = target.getParent();
+    return writeAtomically(target, content);
+  }
+
+  /**
+   * Replaces (or creates) any file atomically, as {@link #write(String, Content)} does in the
+   * workspace; for files Sonde keeps outside it (a bootstrapped ontology).
+   */
+  public static Path writeAtomically(Path target, Content content) throws IOException {
+    Path folder = target.toAbsolutePath().getParent();
     Files.createDirectories(folder);
     Path temp = folder.resolve(TEMP_PREFIX + UUID.randomUUID());
     try {
@@ -238,7 +246,7 @@ public final class Workspace {
         Files.move(
             temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
-        throw new IOException("the workspace's file system cannot rename atomically", e);
+        throw new IOException("the file system cannot rename atomically", e);
       }
       syncFolder(folder);
       return target;
