@@ -1,0 +1,499 @@
+package dev.sonde.chatbi;
+
+import dev.sonde.chatbi.Ontology.Attribute;
+import dev.sonde.chatbi.Ontology.Entity;
+import dev.sonde.chatbi.Ontology.Join;
+import dev.sonde.chatbi.Ontology.Role;
+import dev.sonde.chatbi.Ontology.Term;
+import dev.sonde.chatbi.Ontology.Value;
+import dev.sonde.chatbi.Ontology.ValueDictionary;
+import dev.sonde.docs.Language;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.cjk.CJKAnalyzer;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.miscellaneous.PerFieldAnalyzerWrapper;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+
+/**
+ * The retrieve step of chat_bi ("GraphRAG" over one domain): finds the tables, columns and metrics
+ * a question is about by words (Lucene BM25, English stemming and CJK bigrams, plus whole terms and
+ * synonyms found verbatim), by meaning (sentence embeddings), and by values ("上海" is a {@code
+ * stores.city}); then connects the tables found by the shortest join tree, at most two hops between
+ * any two, and keeps what fits the context budget. Every match says why.
+ */
+public final class Retriever {
+  /** At most this many items (tables, columns, metrics) go to the generator or the model. */
+  static final int BUDGET = 16;
+
+  static final int MAX_HOPS = 2;
+  private static final double DENSE_FLOOR = 0.4;
+  private static final int DENSE_TOP = 3;
+  private static final List<String> FIELDS = List.of("en", "cjk");
+  private static final Analyzer ANALYZER =
+      new PerFieldAnalyzerWrapper(new EnglishAnalyzer(), Map.of("cjk", new CJKAnalyzer()));
+  private static final Pattern QUALIFIED = Pattern.compile("([A-Za-z_][\\w]*)\\.([A-Za-z_][\\w]*)");
+
+  enum Kind {
+    TABLE,
+    COLUMN,
+    METRIC
+  }
+
+  /** Something a question can be about, with every word that names it. */
+  /** {@code glossary}: the words a glossary term gives it, as opposed to its own name. */
+  record Item(
+      String key,
+      Kind kind,
+      Set<String> tables,
+      List<String> words,
+      Set<String> glossary,
+      String text) {}
+
+  /** An item the question is about: its scores and why. */
+  public record Match(
+      Item item, double score, double lexical, double dense, List<String> why, String said) {}
+
+  /** A value of a dictionary found in the question. */
+  public record ValueMatch(String text, String column, String value) {}
+
+  /** What the generator and the model see of the domain for one question. */
+  public record Retrieved(
+      List<Match> matches,
+      List<ValueMatch> values,
+      List<String> tables,
+      List<Join> joins,
+      List<String> dropped,
+      boolean dense) {
+    public JsonObject toJson() {
+      JsonArray m = new JsonArray();
+      matches.forEach(
+          x ->
+              m.add(
+                  new JsonObject()
+                      .put("item", x.item().key())
+                      .put("score", round(x.score()))
+                      .put("why", new JsonArray(x.why()))));
+      JsonArray v = new JsonArray();
+      values.forEach(
+          x ->
+              v.add(
+                  new JsonObject()
+                      .put("text", x.text())
+                      .put("column", x.column())
+                      .put("value", x.value())));
+      JsonArray j = new JsonArray();
+      joins.forEach(x -> j.add(joinText(x)));
+      return new JsonObject()
+          .put("matches", m)
+          .put("values", v)
+          .put("tables", new JsonArray(tables))
+          .put("joins", j)
+          .put("dropped", new JsonArray(dropped))
+          .put("dense", dense);
+    }
+  }
+
+  private final Ontology ontology;
+  private final List<Item> items = new ArrayList<>();
+  private final List<List<List<String>>> wordTokens = new ArrayList<>();
+  private List<float[]> vectors;
+
+  public Retriever(Ontology ontology) {
+    this.ontology = ontology;
+    collectItems();
+    for (Item item : items) {
+      List<List<String>> runs = new ArrayList<>();
+      for (String word : item.words()) {
+        String field = fieldOf(word);
+        List<String> run = tokens(field, word);
+        // a single CJK character is not a word to match on
+        runs.add(field.equals("cjk") && word.codePoints().count() < 2 ? List.of() : run);
+      }
+      wordTokens.add(runs);
+    }
+  }
+
+  private void collectItems() {
+    Map<String, List<Term>> termsByTarget = new HashMap<>();
+    for (Term t : ontology.glossary()) {
+      String target =
+          t.table() != null
+              ? "table:" + t.table().toLowerCase(Locale.ROOT)
+              : t.column() != null ? "column:" + t.column().toLowerCase(Locale.ROOT) : null;
+      if (target != null) {
+        termsByTarget.computeIfAbsent(target, k -> new ArrayList<>()).add(t);
+      }
+    }
+    for (Entity e : ontology.entities()) {
+      List<String> named = new ArrayList<>();
+      termsByTarget
+          .getOrDefault("table:" + e.table().toLowerCase(Locale.ROOT), List.of())
+          .forEach(t -> named.addAll(t.words()));
+      add("table " + e.table(), Kind.TABLE, Set.of(e.table()), e.table(), named, e.description());
+      for (Attribute a : e.attributes()) {
+        if (a.role() == Role.IDENTIFIER) {
+          continue;
+        }
+        String column = e.table() + "." + a.column();
+        List<String> columnNamed = new ArrayList<>();
+        termsByTarget
+            .getOrDefault("column:" + column.toLowerCase(Locale.ROOT), List.of())
+            .forEach(t -> columnNamed.addAll(t.words()));
+        add(
+            "column " + column,
+            Kind.COLUMN,
+            Set.of(e.table()),
+            a.column(),
+            columnNamed,
+            a.description());
+      }
+    }
+    for (Term t : ontology.glossary()) {
+      if (t.metric() == null) {
+        continue;
+      }
+      Set<String> tables = new LinkedHashSet<>(tablesIn(t.metric()));
+      if (t.time() != null) {
+        tables.add(Ontology.tableOf(t.time()));
+      }
+      add("metric " + t.term(), Kind.METRIC, tables, null, t.words(), null);
+    }
+  }
+
+  /** An item named by its identifier ({@code order_items} → "order items") and glossary words. */
+  private void add(
+      String key,
+      Kind kind,
+      Set<String> tables,
+      String identifier,
+      List<String> named,
+      String note) {
+    List<String> words = new ArrayList<>();
+    if (identifier != null) {
+      words.add(OntologyBootstrap.words(identifier));
+    }
+    words.addAll(named);
+    List<String> distinct = words.stream().filter(w -> !w.isBlank()).distinct().toList();
+    Set<String> glossary = new LinkedHashSet<>();
+    named.forEach(w -> glossary.add(w.toLowerCase(Locale.ROOT)));
+    String text = String.join(" ; ", distinct) + (note == null ? "" : " ; " + note);
+    items.add(new Item(key, kind, tables, distinct, glossary, text));
+  }
+
+  /** The tables named in an expression's qualified columns. */
+  private List<String> tablesIn(String expression) {
+    List<String> out = new ArrayList<>();
+    Matcher m = QUALIFIED.matcher(expression);
+    while (m.find()) {
+      if (ontology.entity(m.group(1)) != null && !out.contains(m.group(1))) {
+        out.add(ontology.entity(m.group(1)).table());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * What {@code question} is about. {@code dense} adds the embedding model's similarity (loading it
+   * on first use); without it only words and values count.
+   */
+  public Retrieved retrieve(String question, boolean dense) {
+    String q = question.toLowerCase(Locale.ROOT);
+    Map<Integer, double[]> scores = new LinkedHashMap<>(); // item -> lexical, dense
+    Map<Integer, List<String>> why = new HashMap<>();
+    Map<Integer, String> saidBy = new HashMap<>();
+    lexical(question, scores, why, saidBy);
+    Set<String> said = new LinkedHashSet<>(saidBy.values());
+    if (dense) {
+      float[] asked = Embedder.embed(question);
+      List<float[]> known = vectors();
+      record Near(int item, String word, double similarity) {}
+      List<Near> near = new ArrayList<>();
+      int next = 0;
+      for (int i = 0; i < items.size(); i++) {
+        Near best = null;
+        for (String word : items.get(i).words()) {
+          double similarity = Embedder.cosine(asked, known.get(next++));
+          if (best == null || similarity > best.similarity()) {
+            best = new Near(i, word, similarity);
+          }
+        }
+        if (best != null && best.similarity() >= DENSE_FLOOR) {
+          near.add(best);
+        }
+      }
+      near.sort(Comparator.comparingDouble(Near::similarity).reversed());
+      for (Near n : near.subList(0, Math.min(DENSE_TOP, near.size()))) {
+        scores.computeIfAbsent(n.item(), k -> new double[2])[1] = n.similarity();
+        why.computeIfAbsent(n.item(), k -> new ArrayList<>())
+            .add(String.format(Locale.ROOT, "means '%s' (%.2f)", n.word(), n.similarity()));
+      }
+    }
+    List<Match> matches = new ArrayList<>();
+    scores.forEach(
+        (i, s) -> {
+          if (s[0] > 0 || s[1] >= DENSE_FLOOR) {
+            matches.add(
+                new Match(
+                    items.get(i), 0.6 * s[0] + 0.4 * s[1], s[0], s[1], why.get(i), saidBy.get(i)));
+          }
+        });
+    // ties: a metric says more than a column, a column more than a table
+    matches.sort(
+        Comparator.comparingDouble(Match::score)
+            .reversed()
+            .thenComparing(m -> -m.item().kind().ordinal()));
+    disambiguate(matches);
+    List<ValueMatch> values = values(q, said);
+    List<String> dropped = new ArrayList<>();
+    while (matches.size() > BUDGET) {
+      dropped.add(matches.remove(matches.size() - 1).item().key() + " (over the budget)");
+    }
+    Set<String> wanted = new LinkedHashSet<>();
+    matches.forEach(m -> wanted.addAll(m.item().tables()));
+    values.forEach(v -> wanted.add(Ontology.tableOf(v.column())));
+    List<Join> tree = new ArrayList<>();
+    List<String> tables = connect(new ArrayList<>(wanted), tree, dropped);
+    return new Retrieved(matches, values, tables, tree, dropped, dense);
+  }
+
+  /**
+   * Items one of whose words (a term or synonym) the question says: Latin words as English-stemmed
+   * token runs ("order lines" matches "order line"), CJK words as runs of character bigrams, both
+   * through Lucene's analyzers. Single CJK characters are too ambiguous to count (本 in 日本).
+   */
+  private void lexical(
+      String question,
+      Map<Integer, double[]> scores,
+      Map<Integer, List<String>> why,
+      Map<Integer, String> saidBy) {
+    Map<String, List<String>> asked = new HashMap<>();
+    for (String field : FIELDS) {
+      asked.put(field, tokens(field, question));
+    }
+    for (int i = 0; i < items.size(); i++) {
+      Item item = items.get(i);
+      for (int w = 0; w < item.words().size(); w++) {
+        List<String> run = wordTokens.get(i).get(w);
+        String field = fieldOf(item.words().get(w));
+        if (!run.isEmpty() && Collections.indexOfSubList(asked.get(field), run) >= 0) {
+          scores.computeIfAbsent(i, k -> new double[2])[0] = 1;
+          why.computeIfAbsent(i, k -> new ArrayList<>()).add("says '" + item.words().get(w) + "'");
+          saidBy.put(i, item.words().get(w).toLowerCase(Locale.ROOT));
+          break;
+        }
+      }
+    }
+  }
+
+  private static String fieldOf(String word) {
+    return word.codePoints().anyMatch(Language::isCjk) ? "cjk" : "en";
+  }
+
+  private static List<String> tokens(String field, String text) {
+    List<String> out = new ArrayList<>();
+    try (TokenStream stream = ANALYZER.tokenStream(field, text)) {
+      CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+      stream.reset();
+      while (stream.incrementToken()) {
+        out.add(term.toString());
+      }
+      stream.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  /**
+   * A word that names columns of several tables ("city": stores and customers) means the column of
+   * a table the rest of the question is about; failing that, the one a glossary term gives it.
+   */
+  private static void disambiguate(List<Match> matches) {
+    Map<String, List<Match>> byWord = new LinkedHashMap<>();
+    for (Match m : matches) {
+      String said = m.said();
+      if (m.item().kind() == Kind.COLUMN && said != null) {
+        byWord.computeIfAbsent(said, k -> new ArrayList<>()).add(m);
+      }
+    }
+    for (List<Match> same : byWord.values()) {
+      if (same.size() < 2) {
+        continue;
+      }
+      Set<String> others = new LinkedHashSet<>();
+      matches.stream()
+          .filter(m -> !same.contains(m))
+          .forEach(m -> others.addAll(m.item().tables()));
+      List<Match> inContext =
+          same.stream().filter(m -> others.containsAll(m.item().tables())).toList();
+      List<Match> keep =
+          !inContext.isEmpty()
+              ? inContext
+              : same.stream().filter(m -> m.item().glossary().contains(m.said())).toList();
+      if (!keep.isEmpty()) {
+        matches.removeAll(same.stream().filter(m -> !keep.contains(m)).toList());
+      }
+    }
+  }
+
+  /**
+   * Dictionary values and their synonyms found in the question, longest first, not overlapping; a
+   * word that already named a table, column or metric is that and not a value ("store").
+   */
+  private List<ValueMatch> values(String q, Set<String> said) {
+    record Candidate(String text, String column, String value) {}
+    List<Candidate> candidates = new ArrayList<>();
+    for (ValueDictionary d : ontology.values()) {
+      for (Value v : d.entries()) {
+        candidates.add(new Candidate(v.value(), d.column(), v.value()));
+        v.synonyms().forEach(s -> candidates.add(new Candidate(s, d.column(), v.value())));
+      }
+    }
+    candidates.sort(Comparator.comparingInt((Candidate c) -> c.text().length()).reversed());
+    List<ValueMatch> out = new ArrayList<>();
+    boolean[] taken = new boolean[q.length()];
+    for (Candidate c : candidates) {
+      String text = c.text().toLowerCase(Locale.ROOT);
+      int at = indexOf(q, text);
+      if (text.length() < 2
+          || said.contains(text)
+          || at < 0
+          || anyTaken(taken, at, text.length())) {
+        continue;
+      }
+      for (int k = at; k < at + text.length(); k++) {
+        taken[k] = true;
+      }
+      out.add(new ValueMatch(c.text(), c.column(), c.value()));
+    }
+    return out;
+  }
+
+  private static boolean anyTaken(boolean[] taken, int from, int length) {
+    for (int k = from; k < from + length; k++) {
+      if (taken[k]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Where {@code word} occurs in {@code q}; Latin words only as whole words, CJK anywhere. */
+  static int indexOf(String q, String word) {
+    boolean cjk = word.codePoints().anyMatch(Language::isCjk);
+    for (int at = q.indexOf(word); at >= 0; at = q.indexOf(word, at + 1)) {
+      if (cjk) {
+        return at;
+      }
+      boolean startOk = at == 0 || !Character.isLetterOrDigit(q.charAt(at - 1));
+      int end = at + word.length();
+      boolean endOk = end == q.length() || !Character.isLetterOrDigit(q.charAt(end));
+      if (startOk && endOk) {
+        return at;
+      }
+    }
+    return -1;
+  }
+
+  /** Every item's every word, embedded once, in item order: a word alone says more than a list. */
+  private synchronized List<float[]> vectors() {
+    if (vectors == null) {
+      vectors = List.of(Embedder.embed(items.stream().flatMap(i -> i.words().stream()).toList()));
+    }
+    return vectors;
+  }
+
+  /**
+   * The shortest join tree over {@code wanted}: from the first table, each other one joins the tree
+   * by its shortest path of at most {@link #MAX_HOPS} joins; one further away is dropped.
+   */
+  private List<String> connect(List<String> wanted, List<Join> tree, List<String> dropped) {
+    List<String> in = new ArrayList<>();
+    if (wanted.isEmpty()) {
+      return in;
+    }
+    in.add(wanted.get(0));
+    for (String table : wanted.subList(1, wanted.size())) {
+      if (in.contains(table)) {
+        continue;
+      }
+      List<Join> path = shortestPath(table, in);
+      if (path == null) {
+        dropped.add("table " + table + " (no join path of at most " + MAX_HOPS + " to " + in + ")");
+        continue;
+      }
+      for (Join j : path) {
+        if (!tree.contains(j)) {
+          tree.add(j);
+        }
+        for (String t : List.of(j.fromTable(), j.toTable())) {
+          if (!in.contains(t)) {
+            in.add(t);
+          }
+        }
+      }
+    }
+    return in;
+  }
+
+  /**
+   * Breadth-first over the join graph, either direction, from {@code from} to any of {@code to}.
+   */
+  private List<Join> shortestPath(String from, List<String> to) {
+    record Step(String table, List<Join> path) {}
+    Deque<Step> queue = new ArrayDeque<>(List.of(new Step(from, List.of())));
+    Set<String> seen = new LinkedHashSet<>(List.of(from.toLowerCase(Locale.ROOT)));
+    while (!queue.isEmpty()) {
+      Step step = queue.poll();
+      if (to.stream().anyMatch(t -> t.equalsIgnoreCase(step.table()))) {
+        return step.path();
+      }
+      if (step.path().size() == MAX_HOPS) {
+        continue;
+      }
+      for (Join j : ontology.joins()) {
+        String next =
+            j.fromTable().equalsIgnoreCase(step.table())
+                ? j.toTable()
+                : j.toTable().equalsIgnoreCase(step.table()) ? j.fromTable() : null;
+        if (next != null && seen.add(next.toLowerCase(Locale.ROOT))) {
+          List<Join> path = new ArrayList<>(step.path());
+          path.add(j);
+          queue.add(new Step(next, path));
+        }
+      }
+    }
+    return null;
+  }
+
+  static String joinText(Join j) {
+    List<String> parts = new ArrayList<>();
+    for (int i = 0; i < j.from().size(); i++) {
+      parts.add(j.from().get(i) + " = " + j.to().get(i));
+    }
+    return String.join(" AND ", parts);
+  }
+
+  private static double round(double x) {
+    return Math.round(x * 1000) / 1000.0;
+  }
+}
