@@ -12,11 +12,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -44,7 +42,7 @@ public final class Retriever {
   /** At most this many items (tables, columns, metrics) go to the generator or the model. */
   static final int BUDGET = 16;
 
-  static final int MAX_HOPS = 2;
+  private static final int MAX_HOPS = 2;
   private static final double DENSE_FLOOR = 0.4;
   private static final int DENSE_TOP = 3;
   private static final List<String> FIELDS = List.of("en", "cjk");
@@ -101,7 +99,7 @@ public final class Retriever {
                       .put("column", x.column())
                       .put("value", x.value())));
       JsonArray j = new JsonArray();
-      joins.forEach(x -> j.add(joinText(x)));
+      joins.forEach(x -> j.add(JoinTree.text(x)));
       return new JsonObject()
           .put("matches", m)
           .put("values", v)
@@ -270,9 +268,9 @@ public final class Retriever {
     Set<String> wanted = new LinkedHashSet<>();
     matches.forEach(m -> wanted.addAll(m.item().tables()));
     values.forEach(v -> wanted.add(Ontology.tableOf(v.column())));
-    List<Join> tree = new ArrayList<>();
-    List<String> tables = connect(new ArrayList<>(wanted), tree, dropped);
-    return new Retrieved(matches, values, tables, tree, dropped, dense);
+    JoinTree tree = JoinTree.connect(ontology, new ArrayList<>(wanted), MAX_HOPS);
+    dropped.addAll(tree.dropped());
+    return new Retrieved(matches, values, tree.tables(), tree.joins(), dropped, dense);
   }
 
   /**
@@ -420,77 +418,6 @@ public final class Retriever {
       vectors = List.of(Embedder.embed(items.stream().flatMap(i -> i.words().stream()).toList()));
     }
     return vectors;
-  }
-
-  /**
-   * The shortest join tree over {@code wanted}: from the first table, each other one joins the tree
-   * by its shortest path of at most {@link #MAX_HOPS} joins; one further away is dropped.
-   */
-  private List<String> connect(List<String> wanted, List<Join> tree, List<String> dropped) {
-    List<String> in = new ArrayList<>();
-    if (wanted.isEmpty()) {
-      return in;
-    }
-    in.add(wanted.get(0));
-    for (String table : wanted.subList(1, wanted.size())) {
-      if (in.contains(table)) {
-        continue;
-      }
-      List<Join> path = shortestPath(table, in);
-      if (path == null) {
-        dropped.add("table " + table + " (no join path of at most " + MAX_HOPS + " to " + in + ")");
-        continue;
-      }
-      for (Join j : path) {
-        if (!tree.contains(j)) {
-          tree.add(j);
-        }
-        for (String t : List.of(j.fromTable(), j.toTable())) {
-          if (!in.contains(t)) {
-            in.add(t);
-          }
-        }
-      }
-    }
-    return in;
-  }
-
-  /**
-   * Breadth-first over the join graph, either direction, from {@code from} to any of {@code to}.
-   */
-  private List<Join> shortestPath(String from, List<String> to) {
-    record Step(String table, List<Join> path) {}
-    Deque<Step> queue = new ArrayDeque<>(List.of(new Step(from, List.of())));
-    Set<String> seen = new LinkedHashSet<>(List.of(from.toLowerCase(Locale.ROOT)));
-    while (!queue.isEmpty()) {
-      Step step = queue.poll();
-      if (to.stream().anyMatch(t -> t.equalsIgnoreCase(step.table()))) {
-        return step.path();
-      }
-      if (step.path().size() == MAX_HOPS) {
-        continue;
-      }
-      for (Join j : ontology.joins()) {
-        String next =
-            j.fromTable().equalsIgnoreCase(step.table())
-                ? j.toTable()
-                : j.toTable().equalsIgnoreCase(step.table()) ? j.fromTable() : null;
-        if (next != null && seen.add(next.toLowerCase(Locale.ROOT))) {
-          List<Join> path = new ArrayList<>(step.path());
-          path.add(j);
-          queue.add(new Step(next, path));
-        }
-      }
-    }
-    return null;
-  }
-
-  static String joinText(Join j) {
-    List<String> parts = new ArrayList<>();
-    for (int i = 0; i < j.from().size(); i++) {
-      parts.add(j.from().get(i) + " = " + j.to().get(i));
-    }
-    return String.join(" AND ", parts);
   }
 
   private static double round(double x) {

@@ -20,7 +20,7 @@ class RetrieverTest {
   }
 
   static List<String> joins(Retrieved r) {
-    return r.joins().stream().map(Retriever::joinText).toList();
+    return r.joins().stream().map(JoinTree::text).toList();
   }
 
   @Test

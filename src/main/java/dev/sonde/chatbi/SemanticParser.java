@@ -1,0 +1,472 @@
+package dev.sonde.chatbi;
+
+import dev.sonde.chatbi.Ontology.Aggregation;
+import dev.sonde.chatbi.Ontology.Attribute;
+import dev.sonde.chatbi.Ontology.Entity;
+import dev.sonde.chatbi.Ontology.Role;
+import dev.sonde.chatbi.QueryPlan.Having;
+import dev.sonde.chatbi.QueryPlan.Order;
+import dev.sonde.chatbi.QueryPlan.Output;
+import dev.sonde.chatbi.Retriever.Kind;
+import dev.sonde.chatbi.Retriever.Match;
+import dev.sonde.chatbi.Retriever.Retrieved;
+import dev.sonde.chatbi.Retriever.ValueMatch;
+import java.text.Normalizer;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The embedded generator: a rule-based semantic parser from a question and what retrieval found to
+ * a {@link QueryPlan}, in English, Chinese, Japanese and Korean. It reads the measure (a glossary
+ * metric, a measure column with its aggregation, or a count of an entity), what to group by (the
+ * entities and dimensions asked for), filters (linked values, a time window), top-N and its
+ * direction, a comparison with the groups' average or a number, and shares. What it cannot place it
+ * refuses, naming it, rather than answer a different question.
+ */
+final class SemanticParser {
+  static final int LIST_LIMIT = 200;
+
+  private static final Pattern TOP_N =
+      Pattern.compile(
+          "(?i)(?:top|first|best|bottom|worst)\\s*(\\d+)|(\\d+)\\s+(?:best|top|highest|largest|"
+              + "biggest|most|lowest|smallest|least|worst)|前\\s*(\\d+|[一二两三四五六七八九十]+)\\s*[个名位家款种]?"
+              + "|(?:上位|下位|トップ|ベスト|ワースト)\\s*(\\d+)|(?:상위|하위|탑|톱)\\s*(\\d+)|(\\d+)\\s*(?:위|位)"
+              + "|最[多少高低大小好差]的?\\s*(\\d+|[一二两三四五六七八九十]+)\\s*[个名位家款种]"
+              + "|\\b(\\d+)\\s+(?:\\w+\\s+){1,3}(?:with|by|having)\\s+the\\s+(?:most|highest|largest|biggest"
+              + "|best|fewest|lowest|least|smallest|worst)");
+  private static final Pattern ASCENDING =
+      Pattern.compile(
+          "(?i)\\b(?:lowest|least|fewest|smallest|bottom|worst|minimum)\\b|最低|最少|最小|最差|倒数|下位|ワースト"
+              + "|少な|低い|小さ|최저|최소|가장\\s*적|가장\\s*낮|하위");
+  private static final Pattern SUPERLATIVE =
+      Pattern.compile(
+          "(?i)\\b(?:highest|most|largest|biggest|best|top|greatest|lowest|least|fewest|smallest|worst)\\b"
+              + "|最高|最多|最大|最好|最低|最少|最小|最も|一番|가장|제일");
+  private static final Pattern ABOVE_AVERAGE =
+      Pattern.compile(
+          "(?i)(?:more|higher|greater|larger|bigger)\\s+(?:\\w+\\s+){0,3}than\\s+(?:the\\s+)?average"
+              + "|above\\s+(?:the\\s+)?average|above-average"
+              + "|高于平均|大于平均|超过平均|多于平均|平均(?:より|以上)(?:も)?(?:多|高|大)|평균보다\\s*(?:많|높|큰|크)|평균\\s*이상");
+  private static final Pattern BELOW_AVERAGE =
+      Pattern.compile(
+          "(?i)(?:less|fewer|lower|smaller)\\s+(?:\\w+\\s+){0,3}than\\s+(?:the\\s+)?average"
+              + "|below\\s+(?:the\\s+)?average|below-average"
+              + "|低于平均|小于平均|少于平均|平均(?:より|以下)(?:も)?(?:少|低|小)|평균보다\\s*(?:적|낮|작)|평균\\s*이하");
+  private static final Pattern MORE_THAN_NUMBER =
+      Pattern.compile(
+          "(?i)(?:more|greater|higher|over|above)\\s+than\\s+(\\d+(?:\\.\\d+)?)|(?:超过|多于|大于|高于)\\s*(\\d+(?:\\.\\d+)?)"
+              + "|(\\d+(?:\\.\\d+)?)\\s*(?:以上|이상|を超える|초과)");
+  private static final Pattern LESS_THAN_NUMBER =
+      Pattern.compile(
+          "(?i)(?:less|fewer|lower|under|below)\\s+than\\s+(\\d+(?:\\.\\d+)?)|(?:少于|低于|小于|不到)\\s*(\\d+(?:\\.\\d+)?)"
+              + "|(\\d+(?:\\.\\d+)?)\\s*(?:以下|이하|未満|미만)");
+  private static final Pattern AVERAGE = Pattern.compile("(?i)\\b(?:average|avg|mean)\\b|平均|평균");
+  private static final Pattern TOTAL = Pattern.compile("(?i)\\b(?:total|sum)\\b|总|合计|合計|총");
+  private static final Pattern MAXIMUM = Pattern.compile("(?i)\\b(?:maximum|max)\\b|最大值|最大|최대");
+  private static final Pattern MINIMUM = Pattern.compile("(?i)\\b(?:minimum|min)\\b|最小值|最小|최소");
+  private static final Pattern COUNT =
+      Pattern.compile(
+          "(?i)\\bhow\\s+many\\b|\\bnumber\\s+of\\b|\\bcount\\b|多少个|多少名|多少位|多少家|几个|几家|数量|有多少|何人|何件|何個|いくつ|몇|수는|수를");
+  private static final Pattern DISTINCT =
+      Pattern.compile("(?i)\\b(?:different|distinct|unique)\\b|不同的?|異なる|서로\\s*다른|고유");
+  private static final Pattern SHARE =
+      Pattern.compile(
+          "(?i)\\b(?:share|percentage|proportion|percent)\\b|占比|比例|份额|割合|シェア|構成比|비율|점유율|비중");
+  private static final Pattern GROUPING =
+      Pattern.compile(
+          "(?i)\\b(?:by|per|each|every)\\s+|\\bfor\\s+each\\b|每个|每一|每|各个|各|按|分别|ごと|別|별|마다|각");
+  private static final Pattern LISTING =
+      Pattern.compile(
+          "(?i)\\b(?:which|what|list|show|name)\\b|哪些|哪个|哪家|哪|是什么|有什么|列出|どの|どれ|何|一覧|어떤|어느|무엇|목록");
+  private static final Pattern CAPITALISED = Pattern.compile("\\b([A-Z][a-zA-Z]{2,})\\b");
+
+  private final Ontology ontology;
+  private final SqlWriter writer;
+
+  SemanticParser(Ontology ontology, String dialect) {
+    this.ontology = ontology;
+    this.writer = new SqlWriter(ontology, dialect);
+  }
+
+  /** The plan for {@code question}, or {@link NotUnderstood} naming what could not be placed. */
+  QueryPlan parse(String question, Retrieved found, ZonedDateTime now) {
+    String q = Normalizer.normalize(question, Normalizer.Form.NFKC);
+    List<String> understood = new ArrayList<>();
+    List<Match> metrics = of(found, Kind.METRIC);
+    List<Match> columns = of(found, Kind.COLUMN);
+    List<Match> tables = of(found, Kind.TABLE);
+    checkNamesAreKnown(q, found);
+    if (found.matches().isEmpty() && found.values().isEmpty()) {
+      throw new NotUnderstood(
+          "what to measure or list: no metric, column, table or value of domain "
+              + ontology.domain()
+              + " is in the question; it knows "
+              + knownWords());
+    }
+
+    // the measure
+    List<Output> measures = new ArrayList<>();
+    Set<String> used = new LinkedHashSet<>();
+    Aggregation said = aggregationSaid(q);
+    if (!metrics.isEmpty()) {
+      Ontology.Term term = term(metrics.get(0));
+      measures.add(new Output(term.metric(), alias(term.term())));
+      used.addAll(metrics.get(0).item().tables());
+      understood.add("measure: " + term.term() + " = " + term.metric());
+    } else {
+      Match measureColumn =
+          columns.stream().filter(m -> role(m) == Role.MEASURE).findFirst().orElse(null);
+      if (measureColumn != null && said != Aggregation.COUNT) {
+        Attribute a = attribute(measureColumn);
+        Aggregation aggregation =
+            said != null ? said : a.aggregation() == null ? Aggregation.SUM : a.aggregation();
+        String column = column(measureColumn);
+        measures.add(
+            new Output(
+                sql(aggregation, column),
+                aggregation.name().toLowerCase(Locale.ROOT) + "_" + alias(a.column())));
+        used.add(measureColumn.item().tables().iterator().next());
+        columns.remove(measureColumn);
+        understood.add("measure: " + sql(aggregation, column));
+      } else if (said == Aggregation.COUNT || said == Aggregation.COUNT_DISTINCT) {
+        Match counted = tables.isEmpty() ? null : tables.get(0);
+        if (counted == null) {
+          throw new NotUnderstood(
+              "what to count: name a table this domain knows, e.g. " + tableNames());
+        }
+        String countedTable = counted.item().tables().iterator().next();
+        String key = key(countedTable);
+        measures.add(new Output("COUNT(DISTINCT " + key + ")", "count_" + alias(countedTable)));
+        used.add(countedTable);
+        tables.remove(counted);
+        understood.add("measure: count of " + countedTable);
+      }
+    }
+
+    // filters: linked values, then the time window
+    List<String> filters = new ArrayList<>();
+    Map<String, List<String>> valuesByColumn = new LinkedHashMap<>();
+    for (ValueMatch v : found.values()) {
+      valuesByColumn.computeIfAbsent(v.column(), k -> new ArrayList<>()).add(v.value());
+    }
+    Set<String> filtered = new LinkedHashSet<>();
+    valuesByColumn.forEach(
+        (column, values) -> {
+          filters.add(
+              values.size() == 1
+                  ? column + " = " + SqlWriter.text(values.get(0))
+                  : column
+                      + " IN ("
+                      + String.join(", ", values.stream().map(SqlWriter::text).toList())
+                      + ")");
+          filtered.add(column.toLowerCase(Locale.ROOT));
+          used.add(Ontology.tableOf(column));
+          understood.add("filter: " + column + " in " + values);
+        });
+    TimeWindows.Window window = TimeWindows.find(q, now);
+    if (window != null) {
+      String time = timeColumn(metrics, used);
+      if (time == null) {
+        throw new NotUnderstood(
+            "'" + window.said() + "': no time column to filter on among " + used);
+      }
+      filters.add(time + " >= " + writer.timestamp(window.start()));
+      filters.add(time + " < " + writer.timestamp(window.end()));
+      used.add(Ontology.tableOf(time));
+      understood.add(
+          "time: '" + window.said() + "' = [" + window.start() + ", " + window.end() + ")");
+    }
+
+    // what to group by (with a measure) or to list (without one)
+    boolean grouping = GROUPING.matcher(q).find();
+    boolean listing = LISTING.matcher(q).find();
+    Integer n = topN(q);
+    boolean superlative = n == null && SUPERLATIVE.matcher(q).find();
+    Matcher above = ABOVE_AVERAGE.matcher(q);
+    Matcher below = BELOW_AVERAGE.matcher(q);
+    boolean comparing = above.find() || below.find();
+    Double threshold = threshold(q);
+    List<Output> dimensions = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
+    boolean asked =
+        grouping || listing || n != null || superlative || comparing || threshold != null;
+    for (Match t : tables) {
+      String table = t.item().tables().iterator().next();
+      // an entity is what the answer is per, unless it only scopes a filter or holds the measure
+      boolean per =
+          measures.isEmpty() || !isFact(table, measures) && (asked || !used.contains(table));
+      Entity e = ontology.entity(table);
+      if (!per || e.label() == null) {
+        continue;
+      }
+      dimensions.add(new Output(table + "." + e.label(), alias(table + "_" + e.label())));
+      keys.add(key(table));
+      used.add(table);
+      understood.add("per " + table + " (" + e.label() + ")");
+    }
+    for (Match c : columns) {
+      String column = column(c);
+      if (filtered.contains(column.toLowerCase(Locale.ROOT)) || role(c) == Role.IDENTIFIER) {
+        continue;
+      }
+      if (role(c) == Role.TIME && window != null) {
+        continue;
+      }
+      dimensions.add(new Output(column, alias(column.replace('.', '_'))));
+      used.add(Ontology.tableOf(column));
+      understood.add((measures.isEmpty() ? "show " : "per ") + column);
+    }
+    if (measures.isEmpty() && dimensions.isEmpty()) {
+      throw new NotUnderstood(
+          "what to measure or list: no metric, column or table of domain "
+              + ontology.domain()
+              + " is in the question; it knows "
+              + knownWords());
+    }
+
+    // shares, conditions on groups, order and limit
+    Having having = null;
+    if (comparing) {
+      if (measures.isEmpty() || dimensions.isEmpty()) {
+        throw new NotUnderstood("a comparison with the average needs something measured per group");
+      }
+      having = new Having(measures.get(0).expression(), above.find(0) ? ">" : "<", null);
+      understood.add("groups " + having.operator() + " the average over the groups");
+    } else if (threshold != null) {
+      if (measures.isEmpty() || dimensions.isEmpty()) {
+        throw new NotUnderstood(
+            "the condition on "
+                + number(threshold)
+                + " has nothing measured per group to apply to");
+      }
+      having =
+          new Having(
+              measures.get(0).expression(),
+              MORE_THAN_NUMBER.matcher(q).find() ? ">" : "<",
+              threshold);
+      understood.add("groups " + having.operator() + " " + number(threshold));
+    }
+    if (SHARE.matcher(q).find() && !measures.isEmpty() && !dimensions.isEmpty()) {
+      Output m = measures.get(0);
+      measures.add(
+          new Output(
+              "ROUND(100.0 * " + m.expression() + " / SUM(" + m.expression() + ") OVER (), 2)",
+              "share_pct"));
+      understood.add("share of the total, in percent");
+    }
+    Order order = null;
+    Integer limit = null;
+    boolean ascending = ASCENDING.matcher(q).find();
+    if (!measures.isEmpty() && !dimensions.isEmpty()) {
+      order = new Order(measures.get(0).alias(), !ascending);
+      if (n != null || superlative) {
+        limit = n != null ? n : 1;
+        understood.add((ascending ? "bottom " : "top ") + limit);
+      }
+    } else if (measures.isEmpty()) {
+      limit = n != null ? n : LIST_LIMIT;
+    }
+    return new QueryPlan(
+        dimensions,
+        measures,
+        measures.isEmpty() ? List.of() : keys,
+        filters,
+        having,
+        order,
+        limit,
+        orderTables(used, measures),
+        understood);
+  }
+
+  String sql(QueryPlan plan) {
+    return writer.write(plan);
+  }
+
+  /** The fact table (the measure's first) first, so joins fan out from it. */
+  private List<String> orderTables(Set<String> used, List<Output> measures) {
+    List<String> out = new ArrayList<>();
+    if (!measures.isEmpty()) {
+      Matcher m = Pattern.compile("([A-Za-z_]\\w*)\\.\\w+").matcher(measures.get(0).expression());
+      if (m.find() && ontology.entity(m.group(1)) != null) {
+        out.add(ontology.entity(m.group(1)).table());
+      }
+    }
+    for (String t : used) {
+      if (out.stream().noneMatch(x -> x.equalsIgnoreCase(t))) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
+  private boolean isFact(String table, List<Output> measures) {
+    return measures.stream().anyMatch(m -> m.expression().contains(table + "."));
+  }
+
+  /**
+   * An English question's capitalised words that are neither its first word nor anything the domain
+   * knows ("sales in Paris") would be silently dropped filters: refuse them by name.
+   */
+  private void checkNamesAreKnown(String q, Retrieved found) {
+    Matcher m = CAPITALISED.matcher(q);
+    Set<String> known = new LinkedHashSet<>();
+    found.values().forEach(v -> known.add(v.text().toLowerCase(Locale.ROOT)));
+    found
+        .matches()
+        .forEach(x -> x.item().words().forEach(w -> known.add(w.toLowerCase(Locale.ROOT))));
+    List<String> unknown = new ArrayList<>();
+    while (m.find()) {
+      String word = m.group(1);
+      boolean first = q.substring(0, m.start()).isBlank();
+      String lower = word.toLowerCase(Locale.ROOT);
+      boolean partOfKnown = known.stream().anyMatch(k -> Retriever.indexOf(k, lower) >= 0);
+      if (!first && !partOfKnown && !COMMON_CAPITALISED.contains(word)) {
+        unknown.add(word);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new NotUnderstood(
+          String.join(", ", unknown.stream().map(w -> "'" + w + "'").toList())
+              + (unknown.size() == 1 ? " is" : " are")
+              + " not a value or name domain "
+              + ontology.domain()
+              + " knows; add it to the ontology's values or glossary");
+    }
+  }
+
+  private static final Set<String> COMMON_CAPITALISED =
+      Set.of("What", "Which", "Who", "How", "List", "Show", "Give", "Top", "The", "And", "Of");
+
+  private static Aggregation aggregationSaid(String q) {
+    if (DISTINCT.matcher(q).find() && COUNT.matcher(q).find()) {
+      return Aggregation.COUNT_DISTINCT;
+    }
+    if (COUNT.matcher(q).find()) {
+      return Aggregation.COUNT;
+    }
+    if (AVERAGE.matcher(q).find()
+        && !ABOVE_AVERAGE.matcher(q).find()
+        && !BELOW_AVERAGE.matcher(q).find()) {
+      return Aggregation.AVG;
+    }
+    if (MAXIMUM.matcher(q).find()) {
+      return Aggregation.MAX;
+    }
+    if (MINIMUM.matcher(q).find()) {
+      return Aggregation.MIN;
+    }
+    return TOTAL.matcher(q).find() ? Aggregation.SUM : null;
+  }
+
+  private static Integer topN(String q) {
+    Matcher m = TOP_N.matcher(q);
+    if (!m.find()) {
+      return null;
+    }
+    for (int g = 1; g <= m.groupCount(); g++) {
+      if (m.group(g) != null) {
+        int n = TimeWindows.number(m.group(g));
+        return n > 0 ? n : null;
+      }
+    }
+    return null;
+  }
+
+  private static Double threshold(String q) {
+    for (Pattern p : List.of(MORE_THAN_NUMBER, LESS_THAN_NUMBER)) {
+      Matcher m = p.matcher(q);
+      if (m.find()) {
+        for (int g = 1; g <= m.groupCount(); g++) {
+          if (m.group(g) != null) {
+            return Double.parseDouble(m.group(g));
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  private String timeColumn(List<Match> metrics, Set<String> used) {
+    if (!metrics.isEmpty() && term(metrics.get(0)).time() != null) {
+      return term(metrics.get(0)).time();
+    }
+    for (String table : used) {
+      Entity e = ontology.entity(table);
+      for (Attribute a : e.attributes()) {
+        if (a.role() == Role.TIME) {
+          return e.table() + "." + a.column();
+        }
+      }
+    }
+    return null;
+  }
+
+  private String key(String table) {
+    Entity e = ontology.entity(table);
+    return e.attributes().stream()
+        .filter(a -> a.role() == Role.IDENTIFIER)
+        .findFirst()
+        .map(a -> e.table() + "." + a.column())
+        .orElse(e.label() == null ? "*" : e.table() + "." + e.label());
+  }
+
+  private static String sql(Aggregation aggregation, String column) {
+    return switch (aggregation) {
+      case COUNT_DISTINCT -> "COUNT(DISTINCT " + column + ")";
+      default -> aggregation.name() + "(" + column + ")";
+    };
+  }
+
+  private static List<Match> of(Retrieved found, Kind kind) {
+    return new ArrayList<>(found.matches().stream().filter(m -> m.item().kind() == kind).toList());
+  }
+
+  private Ontology.Term term(Match metric) {
+    String name = metric.item().key().substring("metric ".length());
+    return ontology.glossary().stream()
+        .filter(t -> t.metric() != null && t.term().equals(name))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private static String column(Match column) {
+    return column.item().key().substring("column ".length());
+  }
+
+  private Attribute attribute(Match column) {
+    String qualified = column(column);
+    return ontology.entity(Ontology.tableOf(qualified)).attribute(Ontology.columnOf(qualified));
+  }
+
+  private Role role(Match column) {
+    return attribute(column).role();
+  }
+
+  /** A SQL alias from a name: lower-case letters, digits and underscores. */
+  static String alias(String name) {
+    String a = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", "");
+    return a.isEmpty() || Character.isDigit(a.charAt(0)) ? "v_" + a : a;
+  }
+
+  private List<String> tableNames() {
+    return ontology.entities().stream().map(Entity::table).toList();
+  }
+
+  private List<String> knownWords() {
+    List<String> out = new ArrayList<>();
+    ontology.glossary().stream().limit(8).forEach(t -> out.add(t.term()));
+    return out;
+  }
+
+  private static String number(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+  }
+}

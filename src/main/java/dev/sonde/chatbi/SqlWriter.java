@@ -1,0 +1,123 @@
+package dev.sonde.chatbi;
+
+import dev.sonde.chatbi.Ontology.Join;
+import dev.sonde.chatbi.QueryPlan.Output;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * A {@link QueryPlan} as one SELECT in a connection's dialect: the plan's tables joined along the
+ * domain's join paths from the first (the fact table), filters, grouping by the dimensions and
+ * their keys, a HAVING against the groups' average as a subquery, the order and a LIMIT.
+ */
+final class SqlWriter {
+  /** Tables further apart than this are not joined: the question is about something else. */
+  static final int MAX_HOPS = 3;
+
+  private static final DateTimeFormatter TIMESTAMP =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
+
+  private final Ontology ontology;
+  private final String dialect;
+
+  SqlWriter(Ontology ontology, String dialect) {
+    this.ontology = ontology;
+    this.dialect = dialect;
+  }
+
+  String write(QueryPlan plan) {
+    // a list without a measure shows each row once, however many join rows it has
+    StringBuilder sql =
+        new StringBuilder(plan.measures().isEmpty() ? "SELECT DISTINCT " : "SELECT ");
+    List<String> select = new ArrayList<>();
+    plan.dimensions().forEach(d -> select.add(d.expression() + " AS " + d.alias()));
+    plan.measures().forEach(m -> select.add(m.expression() + " AS " + m.alias()));
+    sql.append(String.join(", ", select));
+    body(plan, sql);
+    if (plan.having() != null) {
+      QueryPlan.Having h = plan.having();
+      sql.append("\nHAVING ").append(h.measure()).append(' ').append(h.operator()).append(' ');
+      if (h.threshold() != null) {
+        sql.append(number(h.threshold()));
+      } else {
+        StringBuilder inner = new StringBuilder("SELECT " + h.measure() + " AS v");
+        body(plan, inner);
+        sql.append("(SELECT AVG(v) FROM (").append(inner).append(") AS per_group)");
+      }
+    }
+    if (plan.order() != null) {
+      sql.append("\nORDER BY ")
+          .append(plan.order().alias())
+          .append(plan.order().descending() ? " DESC" : " ASC");
+      // ties in a stable order, so the same question gives the same rows
+      plan.dimensions().forEach(d -> sql.append(", ").append(d.alias()));
+    }
+    if (plan.limit() != null) {
+      sql.append("\nLIMIT ").append(plan.limit());
+    }
+    return sql.toString();
+  }
+
+  /** FROM, the joins, WHERE and GROUP BY: shared by the query and its per-group subquery. */
+  private void body(QueryPlan plan, StringBuilder sql) {
+    JoinTree tree = JoinTree.connect(ontology, plan.tables(), MAX_HOPS);
+    if (!tree.dropped().isEmpty()) {
+      throw new NotUnderstood("cannot join " + String.join(", ", tree.dropped()));
+    }
+    String root = tree.tables().get(0);
+    sql.append("\nFROM ").append(root);
+    Set<String> joined = new LinkedHashSet<>(List.of(root.toLowerCase(Locale.ROOT)));
+    List<Join> pending = new ArrayList<>(tree.joins());
+    while (!pending.isEmpty()) {
+      Join next = null;
+      String table = null;
+      for (Join j : pending) {
+        boolean fromIn = joined.contains(j.fromTable().toLowerCase(Locale.ROOT));
+        boolean toIn = joined.contains(j.toTable().toLowerCase(Locale.ROOT));
+        if (fromIn != toIn) {
+          next = j;
+          table = fromIn ? j.toTable() : j.fromTable();
+          break;
+        }
+      }
+      if (next == null) {
+        break;
+      }
+      pending.remove(next);
+      joined.add(table.toLowerCase(Locale.ROOT));
+      sql.append("\nJOIN ").append(table).append(" ON ").append(JoinTree.text(next));
+    }
+    if (!plan.filters().isEmpty()) {
+      sql.append("\nWHERE ").append(String.join("\n  AND ", plan.filters()));
+    }
+    if (plan.grouped()) {
+      List<String> group = new ArrayList<>(plan.keys());
+      for (Output d : plan.dimensions()) {
+        if (!group.contains(d.expression())) {
+          group.add(d.expression());
+        }
+      }
+      sql.append("\nGROUP BY ").append(String.join(", ", group));
+    }
+  }
+
+  /** A text literal, quotes doubled. */
+  static String text(String value) {
+    return "'" + value.replace("'", "''") + "'";
+  }
+
+  /** A timestamp literal: SQLite keeps times as ISO text, the others have a TIMESTAMP type. */
+  String timestamp(LocalDateTime t) {
+    String text = "'" + TIMESTAMP.format(t) + "'";
+    return dialect.equals("sqlite") ? text : "TIMESTAMP " + text;
+  }
+
+  private static String number(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+  }
+}
