@@ -1,5 +1,6 @@
 package dev.sonde;
 
+import dev.sonde.chatbi.ChatBi;
 import dev.sonde.config.ConfigException;
 import dev.sonde.config.ConfigLoader;
 import dev.sonde.config.SondeConfig;
@@ -22,6 +23,7 @@ import dev.sonde.tools.PromptProvider;
 import dev.sonde.tools.ResourceProvider;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolResultCodec;
+import dev.sonde.tools.chatbi.ChatBiFamilyVerticle;
 import dev.sonde.tools.conformance.ConformanceFamilyVerticle;
 import dev.sonde.tools.conformance.ConformancePrompts;
 import dev.sonde.tools.conformance.ConformanceResources;
@@ -247,6 +249,11 @@ public final class Sonde {
                 charts,
                 new ReportTemplates(Path.of(config.reports().templates())))));
     families.add(new FilesFamilyVerticle(services));
+    families.add(
+        new ChatBiFamilyVerticle(
+            services,
+            new ChatBi(
+                vertx, databases, config.chatbi(), Path.of(config.data().dir()), System.getenv())));
     resources.add(new SchemaResources(vertx, config, databases));
     prompts.add(new DatabasePrompts(databases));
     DocsLibrary docs = null;

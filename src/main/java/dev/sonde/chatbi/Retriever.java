@@ -130,6 +130,10 @@ public final class Retriever {
     }
   }
 
+  Ontology ontology() {
+    return ontology;
+  }
+
   private void collectItems() {
     Map<String, List<Term>> termsByTarget = new HashMap<>();
     for (Term t : ontology.glossary()) {
@@ -220,6 +224,8 @@ public final class Retriever {
     Map<Integer, String> saidBy = new HashMap<>();
     lexical(question, scores, why, saidBy);
     Set<String> said = new LinkedHashSet<>(saidBy.values());
+    // the embedding model reads English: a CJK question is matched by words and values only
+    dense = dense && Language.detect(question) == Language.EN;
     if (dense) {
       float[] asked = Embedder.embed(question);
       List<float[]> known = vectors();
@@ -230,6 +236,9 @@ public final class Retriever {
         Near best = null;
         for (String word : items.get(i).words()) {
           double similarity = Embedder.cosine(asked, known.get(next++));
+          if (fieldOf(word).equals("cjk")) {
+            continue;
+          }
           if (best == null || similarity > best.similarity()) {
             best = new Near(i, word, similarity);
           }

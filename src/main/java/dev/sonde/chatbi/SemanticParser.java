@@ -86,6 +86,8 @@ final class SemanticParser {
   private static final Pattern LISTING =
       Pattern.compile(
           "(?i)\\b(?:which|what|list|show|name)\\b|哪些|哪个|哪家|哪|是什么|有什么|列出|どの|どれ|何|一覧|어떤|어느|무엇|목록");
+  private static final Pattern HOW_MUCH =
+      Pattern.compile("(?i)\\bhow\\s+much\\b|\\b(?:total|amount)\\b|多少|いくら|얼마");
   private static final Pattern CAPITALISED = Pattern.compile("\\b([A-Z][a-zA-Z]{2,})\\b");
 
   private final Ontology ontology;
@@ -100,9 +102,13 @@ final class SemanticParser {
   QueryPlan parse(String question, Retrieved found, ZonedDateTime now) {
     String q = Normalizer.normalize(question, Normalizer.Form.NFKC);
     List<String> understood = new ArrayList<>();
-    List<Match> metrics = of(found, Kind.METRIC);
-    List<Match> columns = of(found, Kind.COLUMN);
-    List<Match> tables = of(found, Kind.TABLE);
+    // what the question says counts; a likeness of meaning alone only names a missing metric
+    List<Match> metrics = of(found, Kind.METRIC, true);
+    if (metrics.isEmpty() && HOW_MUCH.matcher(q).find()) {
+      metrics = of(found, Kind.METRIC, false);
+    }
+    List<Match> columns = of(found, Kind.COLUMN, true);
+    List<Match> tables = of(found, Kind.TABLE, true);
     checkNamesAreKnown(q, found);
     if (found.matches().isEmpty() && found.values().isEmpty()) {
       throw new NotUnderstood(
@@ -137,7 +143,7 @@ final class SemanticParser {
         columns.remove(measureColumn);
         understood.add("measure: " + sql(aggregation, column));
       } else if (said == Aggregation.COUNT || said == Aggregation.COUNT_DISTINCT) {
-        Match counted = tables.isEmpty() ? null : tables.get(0);
+        Match counted = counted(q, tables);
         if (counted == null) {
           throw new NotUnderstood(
               "what to count: name a table this domain knows, e.g. " + tableNames());
@@ -345,6 +351,39 @@ final class SemanticParser {
   private static final Set<String> COMMON_CAPITALISED =
       Set.of("What", "Which", "Who", "How", "List", "Show", "Give", "Top", "The", "And", "Of");
 
+  /**
+   * The table a count is of: the one named nearest after the count word ("how many tracks", "有多少
+   * 首歌曲"), else nearest before it ("歌曲数量").
+   */
+  private static Match counted(String q, List<Match> tables) {
+    Matcher cue = COUNT.matcher(q);
+    if (tables.isEmpty() || !cue.find()) {
+      return tables.isEmpty() ? null : tables.get(0);
+    }
+    String lower = q.toLowerCase(Locale.ROOT);
+    Match best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (Match t : tables) {
+      // a word's start: "track" said as "tracks" still starts where it does
+      int at = t.said() == null ? -1 : startOf(lower, t.said());
+      if (at < 0) {
+        continue;
+      }
+      // after the cue is nearer than any distance before it
+      int distance = at >= cue.end() ? at - cue.end() : 100_000 + cue.start() - at;
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = t;
+      }
+    }
+    return best != null ? best : tables.get(0);
+  }
+
+  private static int startOf(String q, String word) {
+    Matcher m = Pattern.compile("(?<![\\p{L}\\p{N}])" + Pattern.quote(word)).matcher(q);
+    return m.find() ? m.start() : q.indexOf(word);
+  }
+
   private static Aggregation aggregationSaid(String q) {
     if (DISTINCT.matcher(q).find() && COUNT.matcher(q).find()) {
       return Aggregation.COUNT_DISTINCT;
@@ -425,8 +464,11 @@ final class SemanticParser {
     };
   }
 
-  private static List<Match> of(Retrieved found, Kind kind) {
-    return new ArrayList<>(found.matches().stream().filter(m -> m.item().kind() == kind).toList());
+  private static List<Match> of(Retrieved found, Kind kind, boolean said) {
+    return new ArrayList<>(
+        found.matches().stream()
+            .filter(m -> m.item().kind() == kind && (!said || m.lexical() > 0))
+            .toList());
   }
 
   private Ontology.Term term(Match metric) {

@@ -289,10 +289,33 @@ public final class ConfigLoader {
     validateDatabases(c.databases());
     validateDocs(c.docs());
     validateTimeSeries(c.timeseries(), c.databases());
+    validateChatBi(c.chatbi());
     if (c.cluster().enabled()) {
       throw new ConfigException(
           "configuration key 'cluster.enabled': this build has no cluster manager; set it to false");
     }
+  }
+
+  private static final List<String> LLM_PROVIDERS = List.of("none", "openai", "ollama");
+
+  private static void validateChatBi(SondeConfig.ChatBiConfig chatbi) {
+    range("chatbi.rowCap", chatbi.rowCap(), 1, 100_000);
+    range("chatbi.explainTimeoutSeconds", chatbi.explainTimeoutSeconds(), 1, 600);
+    range("chatbi.traceKeepDays", chatbi.traceKeepDays(), 1, 3650);
+    range("chatbi.traceKeepFiles", chatbi.traceKeepFiles(), 1, 1_000_000);
+    SondeConfig.LlmConfig llm = chatbi.llm();
+    if (!LLM_PROVIDERS.contains(llm.provider())) {
+      throw new ConfigException(
+          "configuration key 'chatbi.llm.provider' must be one of " + LLM_PROVIDERS);
+    }
+    if (!llm.provider().equals("none") && (llm.baseUrl().isBlank() || llm.model().isBlank())) {
+      throw new ConfigException(
+          "configuration keys 'chatbi.llm.baseUrl' and 'chatbi.llm.model' need values when"
+              + " chatbi.llm.provider is "
+              + llm.provider());
+    }
+    range("chatbi.llm.timeoutSeconds", llm.timeoutSeconds(), 1, 3600);
+    range("chatbi.llm.retries", llm.retries(), 0, 5);
   }
 
   private static final List<String> DATABASE_TYPES = List.of("duckdb", "jdbc", "postgres");

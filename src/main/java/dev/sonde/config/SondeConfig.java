@@ -14,7 +14,8 @@ public record SondeConfig(
     DatabasesConfig databases,
     DocsConfig docs,
     TimeSeriesConfig timeseries,
-    ReportsConfig reports) {
+    ReportsConfig reports,
+    ChatBiConfig chatbi) {
 
   /** HTTP listener and the limits of every transport. */
   public record ServerConfig(
@@ -151,6 +152,31 @@ public record SondeConfig(
   /** Analysis reports: the folder of custom templates ({@code C-*.yaml}), read at start. */
   public record ReportsConfig(String templates) {}
 
+  /**
+   * chat_bi: the folder of domain ontologies, the row cap and the time the EXPLAIN dry run and the
+   * query may take, how long traces are kept (days, files), and an optional model.
+   */
+  public record ChatBiConfig(
+      String ontology,
+      int rowCap,
+      int explainTimeoutSeconds,
+      int traceKeepDays,
+      int traceKeepFiles,
+      LlmConfig llm) {}
+
+  /**
+   * A chat model for chat_bi: {@code provider} none, openai (any /v1/chat/completions server) or
+   * ollama (/api/chat); the API key is read from the environment variable {@code apiKeyEnv}, never
+   * from this file; at most {@code retries} more answers after a refused or failed SQL.
+   */
+  public record LlmConfig(
+      String provider,
+      String baseUrl,
+      String model,
+      String apiKeyEnv,
+      int timeoutSeconds,
+      int retries) {}
+
   public static SondeConfig defaults() {
     return new SondeConfig(
         new ServerConfig(
@@ -184,6 +210,8 @@ public record SondeConfig(
                     true))),
         new DocsConfig(true, "docs-index", 20_000, 60, 48, 300, Map.of()),
         new TimeSeriesConfig("UTC", 30, Map.of()),
-        new ReportsConfig("conf/report-templates"));
+        new ReportsConfig("conf/report-templates"),
+        new ChatBiConfig(
+            "conf/ontology", 200, 5, 7, 1000, new LlmConfig("none", "", "", "", 60, 2)));
   }
 }

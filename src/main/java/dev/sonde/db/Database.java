@@ -253,6 +253,17 @@ public final class Database {
   }
 
   /**
+   * The guard's verdict on a read without running it: the one statement it would run, or a {@link
+   * DatabaseException} saying what was refused (chat_bi validates generated SQL with it).
+   */
+  public Future<String> guard(String sql) {
+    // JDBC engines check with their own parser, which needs a connection
+    return reactive != null
+        ? workers.executeBlocking(() -> checkRead(sql, null), false)
+        : read(c -> checkRead(sql, c));
+  }
+
+  /**
    * The plan of a guarded read as text, capped at the connection's character budget. With {@code
    * analyze} the statement runs, so the timeout and the caller's cancellation stop it as they stop
    * a query.

@@ -22,6 +22,14 @@ public record ToolResult(JsonArray content, JsonObject structuredContent, boolea
     return new ToolResult(new JsonArray().add(textBlock(structured.encode())), structured, false);
   }
 
+  /** Structured content with a readable rendering first, then its JSON text for older clients. */
+  public static ToolResult structured(JsonObject structured, String readable) {
+    return new ToolResult(
+        new JsonArray().add(textBlock(readable)).add(textBlock(structured.encode())),
+        structured,
+        false);
+  }
+
   public static ToolResult content(JsonArray blocks) {
     return new ToolResult(blocks, null, false);
   }

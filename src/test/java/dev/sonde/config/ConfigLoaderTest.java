@@ -57,7 +57,8 @@ class ConfigLoaderTest {
                 docs.downloadTimeoutSeconds(),
                 Map.of()),
             shipped.timeseries(),
-            shipped.reports());
+            shipped.reports(),
+            shipped.chatbi());
     assertEquals(SondeConfig.defaults(), withoutSources);
   }
 

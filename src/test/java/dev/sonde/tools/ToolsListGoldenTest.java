@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sonde.config.SondeConfig;
 import dev.sonde.docs.DocsLibrary;
+import dev.sonde.tools.chatbi.ChatBiFamilyVerticle;
 import dev.sonde.tools.dashboard.DashboardFamilyVerticle;
 import dev.sonde.tools.docs.DocsFamilyVerticle;
 import dev.sonde.tools.files.FilesFamilyVerticle;
@@ -40,6 +41,7 @@ class ToolsListGoldenTest {
     new ForecastFamilyVerticle(services, null).specs().forEach(s -> listing.add(s.toJson()));
     new ReportFamilyVerticle(services, null).specs().forEach(s -> listing.add(s.toJson()));
     new FilesFamilyVerticle(services).specs().forEach(s -> listing.add(s.toJson()));
+    new ChatBiFamilyVerticle(services, null).specs().forEach(s -> listing.add(s.toJson()));
     new DocsFamilyVerticle(services, new DocsLibrary(SondeConfig.defaults(), () -> ""))
         .specs()
         .forEach(s -> listing.add(s.toJson()));
