@@ -269,7 +269,15 @@ public final class Retriever {
             .reversed()
             .thenComparing(m -> -m.item().kind().ordinal()));
     disambiguate(matches);
-    List<ValueMatch> values = values(q, said);
+    List<int[]> saidSpans = new ArrayList<>();
+    for (String word : said) {
+      int at = indexOf(q, word);
+      if (at >= 0) {
+        saidSpans.add(new int[] {at, at + word.length()});
+      }
+    }
+    List<ValueMatch> values = values(q, saidSpans);
+    subsume(q, matches, values);
     List<String> dropped = new ArrayList<>();
     while (matches.size() > BUDGET) {
       dropped.add(matches.remove(matches.size() - 1).item().key() + " (over the budget)");
@@ -366,7 +374,7 @@ public final class Retriever {
    * Dictionary values and their synonyms found in the question, longest first, not overlapping; a
    * word that already named a table, column or metric is that and not a value ("store").
    */
-  private List<ValueMatch> values(String q, Set<String> said) {
+  private List<ValueMatch> values(String q, List<int[]> saidSpans) {
     record Candidate(String text, String column, String value) {}
     List<Candidate> candidates = new ArrayList<>();
     for (ValueDictionary d : ontology.values()) {
@@ -381,10 +389,13 @@ public final class Retriever {
     for (Candidate c : candidates) {
       String text = c.text().toLowerCase(Locale.ROOT);
       int at = indexOf(q, text);
-      if (text.length() < 2
-          || said.contains(text)
-          || at < 0
-          || anyTaken(taken, at, text.length())) {
+      if (text.length() < 2 || at < 0 || anyTaken(taken, at, text.length())) {
+        continue;
+      }
+      int end = at + text.length();
+      boolean named =
+          saidSpans.stream().anyMatch(x -> x[0] < end && at < x[1] && x[1] - x[0] >= end - at);
+      if (named) {
         continue;
       }
       for (int k = at; k < at + text.length(); k++) {
@@ -393,6 +404,39 @@ public final class Retriever {
       out.add(new ValueMatch(c.text(), c.column(), c.value()));
     }
     return out;
+  }
+
+  /**
+   * A word inside a longer one the question also says belongs to the longer: "country" in "billing
+   * country", "sales" in the value "sales support agent". Lexical matches whose every occurrence
+   * lies inside a longer matched word or value are dropped.
+   */
+  private static void subsume(String q, List<Match> matches, List<ValueMatch> values) {
+    List<int[]> spans = new ArrayList<>();
+    for (Match m : matches) {
+      if (m.said() != null) {
+        int at = indexOf(q, m.said());
+        spans.add(at < 0 ? new int[] {-1, -1} : new int[] {at, at + m.said().length()});
+      }
+    }
+    for (ValueMatch v : values) {
+      int at = indexOf(q, v.text().toLowerCase(Locale.ROOT));
+      if (at >= 0) {
+        spans.add(new int[] {at, at + v.text().length()});
+      }
+    }
+    matches.removeIf(
+        m -> {
+          if (m.said() == null || m.dense() > 0 && m.lexical() == 0) {
+            return false;
+          }
+          int at = indexOf(q, m.said());
+          if (at < 0) {
+            return false;
+          }
+          int end = at + m.said().length();
+          return spans.stream().anyMatch(s -> s[0] <= at && end <= s[1] && s[1] - s[0] > end - at);
+        });
   }
 
   private static boolean anyTaken(boolean[] taken, int from, int length) {
@@ -413,6 +457,13 @@ public final class Retriever {
       }
       boolean startOk = at == 0 || !Character.isLetterOrDigit(q.charAt(at - 1));
       int end = at + word.length();
+      // a plural still names it: "agents", "boxes"
+      if (q.startsWith("es", end)
+          && (end + 2 == q.length() || !Character.isLetterOrDigit(q.charAt(end + 2)))) {
+        end += 2;
+      } else if (q.startsWith("s", end)) {
+        end += 1;
+      }
       boolean endOk = end == q.length() || !Character.isLetterOrDigit(q.charAt(end));
       if (startOk && endOk) {
         return at;

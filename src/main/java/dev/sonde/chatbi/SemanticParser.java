@@ -11,6 +11,7 @@ import dev.sonde.chatbi.Retriever.Kind;
 import dev.sonde.chatbi.Retriever.Match;
 import dev.sonde.chatbi.Retriever.Retrieved;
 import dev.sonde.chatbi.Retriever.ValueMatch;
+import dev.sonde.docs.Language;
 import java.text.Normalizer;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
@@ -34,14 +35,21 @@ import java.util.regex.Pattern;
 final class SemanticParser {
   static final int LIST_LIMIT = 200;
 
+  private static final String NUMBER_WORDS =
+      "one|two|three|four|five|six|seven|eight|nine|ten|twenty";
   private static final Pattern TOP_N =
       Pattern.compile(
           "(?i)(?:top|first|best|bottom|worst)\\s*(\\d+)|(\\d+)\\s+(?:best|top|highest|largest|"
               + "biggest|most|lowest|smallest|least|worst)|前\\s*(\\d+|[一二两三四五六七八九十]+)\\s*[个名位家款种]?"
               + "|(?:上位|下位|トップ|ベスト|ワースト)\\s*(\\d+)|(?:상위|하위|탑|톱)\\s*(\\d+)|(\\d+)\\s*(?:위|位)"
               + "|最[多少高低大小好差]的?\\s*(\\d+|[一二两三四五六七八九十]+)\\s*[个名位家款种]"
-              + "|\\b(\\d+)\\s+(?:\\w+\\s+){1,3}(?:with|by|having)\\s+the\\s+(?:most|highest|largest|biggest"
-              + "|best|fewest|lowest|least|smallest|worst)");
+              + "|\\b(\\d+|"
+              + NUMBER_WORDS
+              + ")\\s+(?:[\\w-]+\\s+){1,3}(?:with|by|having|have|has|had)\\s+"
+              + "the\\s+(?:most|highest|largest|biggest|best|fewest|lowest|least|smallest|worst)"
+              + "|\\b(?:top|first)\\s+("
+              + NUMBER_WORDS
+              + ")\\b");
   private static final Pattern ASCENDING =
       Pattern.compile(
           "(?i)\\b(?:lowest|least|fewest|smallest|bottom|worst|minimum)\\b|最低|最少|最小|最差|倒数|下位|ワースト"
@@ -68,6 +76,13 @@ final class SemanticParser {
       Pattern.compile(
           "(?i)(?:less|fewer|lower|under|below)\\s+than\\s+(\\d+(?:\\.\\d+)?)|(?:少于|低于|小于|不到)\\s*(\\d+(?:\\.\\d+)?)"
               + "|(\\d+(?:\\.\\d+)?)\\s*(?:以下|이하|未満|미만)");
+
+  /** Words that rank or compare groups: what a count without "how many" hangs on. */
+  private static final Pattern RANK_OR_COMPARE =
+      Pattern.compile(
+          "(?i)\\b(?:most|fewest|least|more|fewer|less|highest|lowest|top|bottom)\\b|最多|最少|多于|少于|超过"
+              + "|高于|低于|多い|少ない|많은|적은|占比|比例|割合|비율|share|percentage");
+
   private static final Pattern AVERAGE = Pattern.compile("(?i)\\b(?:average|avg|mean)\\b|平均|평균");
   private static final Pattern TOTAL = Pattern.compile("(?i)\\b(?:total|sum)\\b|总|合计|合計|총");
   private static final Pattern MAXIMUM = Pattern.compile("(?i)\\b(?:maximum|max)\\b|最大值|最大|최대");
@@ -86,6 +101,18 @@ final class SemanticParser {
   private static final Pattern LISTING =
       Pattern.compile(
           "(?i)\\b(?:which|what|list|show|name)\\b|哪些|哪个|哪家|哪|是什么|有什么|列出|どの|どれ|何|一覧|어떤|어느|무엇|목록");
+  private static final Pattern PER_PERIOD =
+      Pattern.compile(
+          "(?i)\\b(?:per|by|each|every)\\s+(?:year|quarter|month|week|day)\\b|\\b(?:yearly|annual|annually"
+              + "|quarterly|monthly|weekly|daily)\\b|每年|每个?月|每季度?|每周|每天|每日|按年|按季度?|按月|按周|按天|按日"
+              + "|各年|年度?[別别]|年ごと|四半期[別ごと]|月[別ごと]|週[別ごと]|日[別ごと]|연도별|연별|매년|분기별|월별|매월|주별|일별|매일");
+
+  /** A list cannot be ranked without a measure: "the 5 longest tracks" must not list 200. */
+  private static final Pattern RANKING =
+      Pattern.compile(
+          "(?i)\\b(?:\\w{2,}est|most|least|fewest|top|bottom)\\b|最[^\\s的]|上位|下位|상위|하위|가장\\s*\\S+");
+
+  private static final Pattern SUM_OF = Pattern.compile("(?is)\\s*SUM\\((.*)\\)\\s*");
   private static final Pattern HOW_MUCH =
       Pattern.compile("(?i)\\bhow\\s+much\\b|\\b(?:total|amount)\\b|多少|いくら|얼마");
   private static final Pattern CAPITALISED = Pattern.compile("\\b([A-Z][a-zA-Z]{2,})\\b");
@@ -124,7 +151,13 @@ final class SemanticParser {
     Aggregation said = aggregationSaid(q);
     if (!metrics.isEmpty()) {
       Ontology.Term term = term(metrics.get(0));
-      measures.add(new Output(term.metric(), alias(term.term())));
+      Matcher sum = SUM_OF.matcher(term.metric());
+      if (said == Aggregation.AVG && sum.matches()) {
+        // "the average invoice total": the metric's rows averaged, not summed
+        measures.add(new Output("AVG(" + sum.group(1) + ")", "avg_" + alias(term.term())));
+      } else {
+        measures.add(new Output(term.metric(), alias(term.term())));
+      }
       used.addAll(metrics.get(0).item().tables());
       understood.add("measure: " + term.term() + " = " + term.metric());
     } else {
@@ -142,18 +175,31 @@ final class SemanticParser {
         used.add(measureColumn.item().tables().iterator().next());
         columns.remove(measureColumn);
         understood.add("measure: " + sql(aggregation, column));
+      } else if (said == Aggregation.COUNT_DISTINCT && dimensionSaid(columns) != null) {
+        // "how many different countries": the distinct values of a column, not groups of it
+        Match distinct = dimensionSaid(columns);
+        String column = column(distinct);
+        measures.add(
+            new Output(
+                "COUNT(DISTINCT " + column + ")", "distinct_" + alias(Ontology.columnOf(column))));
+        used.add(Ontology.tableOf(column));
+        columns.remove(distinct);
+        understood.add("measure: distinct " + column);
       } else if (said == Aggregation.COUNT || said == Aggregation.COUNT_DISTINCT) {
-        Match counted = counted(q, tables);
+        Match counted = counted(q, COUNT, tables, false);
         if (counted == null) {
           throw new NotUnderstood(
               "what to count: name a table this domain knows, e.g. " + tableNames());
         }
-        String countedTable = counted.item().tables().iterator().next();
-        String key = key(countedTable);
-        measures.add(new Output("COUNT(DISTINCT " + key + ")", "count_" + alias(countedTable)));
-        used.add(countedTable);
-        tables.remove(counted);
-        understood.add("measure: count of " + countedTable);
+        count(counted, measures, used, tables, understood);
+      } else if (!tables.isEmpty()
+          && tables.size() + dimensions(columns) >= 2
+          && rankOrCompare(q)) {
+        // "which artists have the most tracks", "countries with more than 5 customers": a count
+        // of the entity next to the superlative or comparison, per the other one
+        // Chinese, Japanese and Korean say what is counted before the superlative (曲目最多的艺术家)
+        Match counted = counted(q, RANK_OR_COMPARE, tables, Language.detect(q) != Language.EN);
+        count(counted, measures, used, tables, understood);
       }
     }
 
@@ -220,7 +266,11 @@ final class SemanticParser {
     }
     for (Match c : columns) {
       String column = column(c);
-      if (filtered.contains(column.toLowerCase(Locale.ROOT)) || role(c) == Role.IDENTIFIER) {
+      // a measure column or one inside the measure is what is measured, not what it is per
+      if (filtered.contains(column.toLowerCase(Locale.ROOT))
+          || role(c) == Role.IDENTIFIER
+          || role(c) == Role.MEASURE && !measures.isEmpty()
+          || measures.stream().anyMatch(m -> m.expression().contains(column))) {
         continue;
       }
       if (role(c) == Role.TIME && window != null) {
@@ -229,6 +279,19 @@ final class SemanticParser {
       dimensions.add(new Output(column, alias(column.replace('.', '_'))));
       used.add(Ontology.tableOf(column));
       understood.add((measures.isEmpty() ? "show " : "per ") + column);
+    }
+    // per year, per month, 每月, 월별: a period of the measure's time column, in time order
+    String period = periodSaid(q);
+    Output periodOutput = null;
+    if (period != null) {
+      String time = timeColumn(metrics, used);
+      if (measures.isEmpty() || time == null) {
+        throw new NotUnderstood("'per " + period + "' needs something measured with a time column");
+      }
+      periodOutput = new Output(writer.period(period, time), period);
+      dimensions.add(0, periodOutput);
+      used.add(Ontology.tableOf(time));
+      understood.add("per " + period + " of " + time);
     }
     if (measures.isEmpty() && dimensions.isEmpty()) {
       throw new NotUnderstood(
@@ -271,13 +334,24 @@ final class SemanticParser {
     Order order = null;
     Integer limit = null;
     boolean ascending = ASCENDING.matcher(q).find();
-    if (!measures.isEmpty() && !dimensions.isEmpty()) {
+    if (periodOutput != null && n == null && !superlative) {
+      order = new Order(periodOutput.alias(), false);
+    } else if (!measures.isEmpty() && !dimensions.isEmpty()) {
       order = new Order(measures.get(0).alias(), !ascending);
       if (n != null || superlative) {
         limit = n != null ? n : 1;
         understood.add((ascending ? "bottom " : "top ") + limit);
       }
     } else if (measures.isEmpty()) {
+      Matcher ranking = RANKING.matcher(q);
+      if (ranking.find()) {
+        throw new NotUnderstood(
+            "'"
+                + ranking.group()
+                + "': there is nothing measured to rank by; name a metric or"
+                + " measure column of domain "
+                + ontology.domain());
+      }
       limit = n != null ? n : LIST_LIMIT;
     }
     return new QueryPlan(
@@ -351,12 +425,39 @@ final class SemanticParser {
   private static final Set<String> COMMON_CAPITALISED =
       Set.of("What", "Which", "Who", "How", "List", "Show", "Give", "Top", "The", "And", "Of");
 
+  private void count(
+      Match counted,
+      List<Output> measures,
+      Set<String> used,
+      List<Match> tables,
+      List<String> understood) {
+    String countedTable = counted.item().tables().iterator().next();
+    measures.add(
+        new Output("COUNT(DISTINCT " + key(countedTable) + ")", "count_" + alias(countedTable)));
+    used.add(countedTable);
+    tables.remove(counted);
+    understood.add("measure: count of " + countedTable);
+  }
+
+  private Match dimensionSaid(List<Match> columns) {
+    return columns.stream().filter(m -> role(m) == Role.DIMENSION).findFirst().orElse(null);
+  }
+
+  private int dimensions(List<Match> columns) {
+    return (int) columns.stream().filter(m -> role(m) == Role.DIMENSION).count();
+  }
+
+  private static boolean rankOrCompare(String q) {
+    return RANK_OR_COMPARE.matcher(q).find();
+  }
+
   /**
    * The table a count is of: the one named nearest after the count word ("how many tracks", "有多少
    * 首歌曲"), else nearest before it ("歌曲数量").
    */
-  private static Match counted(String q, List<Match> tables) {
-    Matcher cue = COUNT.matcher(q);
+  private static Match counted(
+      String q, Pattern cuePattern, List<Match> tables, boolean beforeFirst) {
+    Matcher cue = cuePattern.matcher(q);
     if (tables.isEmpty() || !cue.find()) {
       return tables.isEmpty() ? null : tables.get(0);
     }
@@ -369,8 +470,13 @@ final class SemanticParser {
       if (at < 0) {
         continue;
       }
-      // after the cue is nearer than any distance before it
-      int distance = at >= cue.end() ? at - cue.end() : 100_000 + cue.start() - at;
+      // the preferred side is nearer than any distance on the other
+      int after = at >= cue.end() ? at - cue.end() : -1;
+      int before = at < cue.start() ? cue.start() - at : -1;
+      int distance =
+          beforeFirst
+              ? (before >= 0 ? before : 100_000 + Math.max(after, 0))
+              : (after >= 0 ? after : 100_000 + Math.max(before, 0));
       if (distance < bestDistance) {
         bestDistance = distance;
         best = t;
@@ -382,6 +488,28 @@ final class SemanticParser {
   private static int startOf(String q, String word) {
     Matcher m = Pattern.compile("(?<![\\p{L}\\p{N}])" + Pattern.quote(word)).matcher(q);
     return m.find() ? m.start() : q.indexOf(word);
+  }
+
+  /** year, quarter, month, week or day when the question asks per one; else null. */
+  private static String periodSaid(String q) {
+    Matcher m = PER_PERIOD.matcher(q);
+    if (!m.find()) {
+      return null;
+    }
+    String said = m.group().toLowerCase(Locale.ROOT);
+    if (said.matches(".*(year|annual|年|년).*")) {
+      return "year";
+    }
+    if (said.matches(".*(quarter|季|分期|분기).*")) {
+      return "quarter";
+    }
+    if (said.matches(".*(month|月|월).*")) {
+      return "month";
+    }
+    if (said.matches(".*(week|周|週|주).*")) {
+      return "week";
+    }
+    return "day";
   }
 
   private static Aggregation aggregationSaid(String q) {

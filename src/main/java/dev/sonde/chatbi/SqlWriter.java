@@ -117,6 +117,39 @@ final class SqlWriter {
     return dialect.equals("sqlite") ? text : "TIMESTAMP " + text;
   }
 
+  /**
+   * The period ({@code year}, {@code quarter}, {@code month}, {@code week}, {@code day}) of a time.
+   */
+  String period(String unit, String column) {
+    return switch (dialect) {
+      case "sqlite" ->
+          switch (unit) {
+            case "year" -> "strftime('%Y', " + column + ")";
+            case "quarter" ->
+                "strftime('%Y', "
+                    + column
+                    + ") || '-Q' || ((CAST(strftime('%m', "
+                    + column
+                    + ") AS INTEGER) + 2) / 3)";
+            case "month" -> "strftime('%Y-%m', " + column + ")";
+            case "week" -> "strftime('%Y-W%W', " + column + ")";
+            default -> "date(" + column + ")";
+          };
+      case "mysql" ->
+          switch (unit) {
+            case "year" -> "YEAR(" + column + ")";
+            case "quarter" -> "CONCAT(YEAR(" + column + "), '-Q', QUARTER(" + column + "))";
+            case "month" -> "DATE_FORMAT(" + column + ", '%Y-%m')";
+            case "week" -> "DATE_FORMAT(" + column + ", '%x-W%v')";
+            default -> "DATE(" + column + ")";
+          };
+      default ->
+          unit.equals("year")
+              ? "EXTRACT(YEAR FROM " + column + ")"
+              : "CAST(DATE_TRUNC('" + unit + "', " + column + ") AS DATE)";
+    };
+  }
+
   private static String number(double v) {
     return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
   }

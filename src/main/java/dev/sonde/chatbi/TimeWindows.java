@@ -150,6 +150,14 @@ final class TimeWindows {
     if (text.matches("\\d+")) {
       return Integer.parseInt(text);
     }
+    List<String> english =
+        List.of("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten");
+    if (english.contains(text.toLowerCase(java.util.Locale.ROOT))) {
+      return english.indexOf(text.toLowerCase(java.util.Locale.ROOT)) + 1;
+    }
+    if (text.equalsIgnoreCase("twenty")) {
+      return 20;
+    }
     List<String> korean = List.of("한", "두", "세", "네", "다섯", "여섯");
     if (korean.contains(text)) {
       return korean.indexOf(text) + 1;

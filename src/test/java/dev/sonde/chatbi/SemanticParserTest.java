@@ -128,6 +128,13 @@ class SemanticParserTest {
             + " ON p.category_id = c.category_id GROUP BY c.category_id, c.name ORDER BY v DESC",
         true);
     sameRows(
+        "2025年每月的销售额",
+        "SELECT CAST(DATE_TRUNC('month', o.ordered_at) AS DATE) AS m, SUM(i.quantity * i.unit_price)"
+            + " FROM order_items i JOIN orders o ON i.order_id = o.order_id"
+            + " WHERE o.ordered_at >= TIMESTAMP '2025-01-01 00:00:00' AND o.ordered_at < TIMESTAMP '2026-01-01 00:00:00'"
+            + " GROUP BY m ORDER BY m",
+        true);
+    sameRows(
         "2025年第三季度订单数最少的3家门店",
         "SELECT s.name, COUNT(DISTINCT o.order_id) AS v FROM orders o JOIN stores s ON o.store_id = s.store_id"
             + " WHERE o.ordered_at >= TIMESTAMP '2025-07-01 00:00:00' AND o.ordered_at < TIMESTAMP '2025-10-01 00:00:00'"
@@ -142,6 +149,11 @@ class SemanticParserTest {
     assertEquals(
         "'Paris' is not a value or name domain retail knows; add it to the ontology's values or glossary",
         paris.getMessage());
+    NotUnderstood longest =
+        assertThrows(NotUnderstood.class, () -> sql("Which are the 5 newest stores?"));
+    assertTrue(
+        longest.getMessage().startsWith("'newest': there is nothing measured"),
+        longest.getMessage());
     NotUnderstood nothing = assertThrows(NotUnderstood.class, () -> sql("今天天气怎么样？"));
     assertTrue(nothing.getMessage().startsWith("what to measure or list"), nothing.getMessage());
   }

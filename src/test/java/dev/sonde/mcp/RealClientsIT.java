@@ -152,6 +152,34 @@ class RealClientsIT {
   }
 
   @Test
+  void theOfficialTypeScriptClientAsksChatBiOverHttpAndWebSocket() throws Exception {
+    // the retail domain, pointed at this jar's own demo connection
+    Path ontology = Files.createTempDirectory("sonde-ontology-");
+    Files.writeString(
+        ontology.resolve("retail.yaml"),
+        Files.readString(Path.of("conf/ontology/retail.yaml"))
+            .replace("connection: demo", "connection: shop"));
+    Path config = Files.createTempFile("sonde-chatbi-", ".yaml");
+    Files.writeString(
+        config,
+        "databases:\n  defaultConnection: shop\n  connections:\n    shop:\n"
+            + "      type: duckdb\n      path: shop.duckdb\n      demo: true\n"
+            + "docs:\n  enabled: false\nchatbi:\n  ontology: "
+            + ontology
+            + "\n");
+    try (PackagedSonde sonde = PackagedSonde.plainJar("--config", config.toString())) {
+      NodeScript.Outcome outcome =
+          NodeScript.run(
+              Path.of("target"),
+              180,
+              NodeScript.script("ts-chatbi.mjs"),
+              String.valueOf(sonde.port()));
+      assertEquals(0, outcome.exitCode(), outcome.output());
+      assertTrue(outcome.output().contains("4 passed, 0 failed"), outcome.output());
+    }
+  }
+
+  @Test
   void headlessChromiumDrawsADashboardMadeThroughMcp() throws Exception {
     browserScript("", "dashboard-view.mjs", 240, 5, "dashboard.png");
   }
