@@ -52,11 +52,12 @@ final class SemanticParser {
               + ")\\b");
   private static final Pattern ASCENDING =
       Pattern.compile(
-          "(?i)\\b(?:lowest|least|fewest|smallest|bottom|worst|minimum)\\b|最低|最少|最小|最差|倒数|下位|ワースト"
+          "(?i)\\b(?:lowest|least|fewest|smallest|shortest|cheapest|bottom|worst|minimum)\\b|最低|最少|最小|最短|最差|倒数|下位|ワースト"
               + "|少な|低い|小さ|최저|최소|가장\\s*적|가장\\s*낮|하위");
   private static final Pattern SUPERLATIVE =
       Pattern.compile(
-          "(?i)\\b(?:highest|most|largest|biggest|best|top|greatest|lowest|least|fewest|smallest|worst)\\b"
+          "(?i)\\b(?:highest|most|largest|biggest|best|top|greatest|lowest|least|fewest|smallest|worst"
+              + "|longest|shortest|tallest|densest|oldest|newest|cheapest)\\b"
               + "|最高|最多|最大|最好|最低|最少|最小|最も|一番|가장|제일");
   private static final Pattern ABOVE_AVERAGE =
       Pattern.compile(
@@ -163,10 +164,15 @@ final class SemanticParser {
     } else {
       Match measureColumn =
           columns.stream().filter(m -> role(m) == Role.MEASURE).findFirst().orElse(null);
-      if (measureColumn != null && said != Aggregation.COUNT) {
+      // "how many people" asks for a measure of people, not a count of rows
+      boolean countOfMeasure =
+          measureColumn != null && said == Aggregation.COUNT && rightAfter(q, COUNT, measureColumn);
+      if (measureColumn != null && (said != Aggregation.COUNT || countOfMeasure)) {
         Attribute a = attribute(measureColumn);
         Aggregation aggregation =
-            said != null ? said : a.aggregation() == null ? Aggregation.SUM : a.aggregation();
+            said != null && !countOfMeasure
+                ? said
+                : a.aggregation() == null ? Aggregation.SUM : a.aggregation();
         String column = column(measureColumn);
         measures.add(
             new Output(
@@ -253,8 +259,12 @@ final class SemanticParser {
     for (Match t : tables) {
       String table = t.item().tables().iterator().next();
       // an entity is what the answer is per, unless it only scopes a filter or holds the measure
+      // ...or it is ranked by its own column: "the city with the largest population"
+      boolean ranked = (n != null || superlative) && ownMeasure(table, measures);
       boolean per =
-          measures.isEmpty() || !isFact(table, measures) && (asked || !used.contains(table));
+          measures.isEmpty()
+              || ranked
+              || !isFact(table, measures) && (asked || !used.contains(table));
       Entity e = ontology.entity(table);
       if (!per || e.label() == null) {
         continue;
@@ -385,6 +395,25 @@ final class SemanticParser {
       }
     }
     return out;
+  }
+
+  /** The measure is one of the table's own columns, aggregated (not a metric across tables). */
+  private boolean ownMeasure(String table, List<Output> measures) {
+    return !measures.isEmpty()
+        && measures
+            .get(0)
+            .expression()
+            .matches("(?i)[A-Z_]+\\(\\s*" + Pattern.quote(table) + "\\.\\w+\\s*\\)");
+  }
+
+  /** The match's word comes within two words after the cue ("how many people"). */
+  private static boolean rightAfter(String q, Pattern cue, Match m) {
+    Matcher c = cue.matcher(q);
+    if (!c.find() || m.said() == null) {
+      return false;
+    }
+    int at = startOf(q.toLowerCase(Locale.ROOT), m.said());
+    return at >= c.end() && q.substring(c.end(), at).trim().split("\\s+").length <= 2;
   }
 
   private boolean isFact(String table, List<Output> measures) {

@@ -8,11 +8,14 @@ import java.util.Map;
 
 /**
  * One in-process Sonde with real databases, shared by the database tests of a JVM: the generated
- * demo DuckDB (default), Chinook on SQLite (from ../shared), an H2 database with the same table in
- * two schemas, an in-memory DuckDB with a short timeout and an H2 database that allows writes.
+ * demo DuckDB (default), Chinook and GeoQuery on SQLite (from ../shared), an H2 database with the
+ * same table in two schemas, an in-memory DuckDB with a short timeout and an H2 database that
+ * allows writes.
  */
 public final class DatabaseSonde {
   public static final Path CHINOOK = Path.of("../shared/datasets/chinook/Chinook_Sqlite.sqlite");
+  public static final Path GEOQUERY =
+      Path.of("../shared/datasets/geoquery/geography-db.added-in-2020.sqlite");
   private static InProcessSonde instance;
   private static HttpMcpClient client;
   private static long ids = 1000;
@@ -24,6 +27,8 @@ public final class DatabaseSonde {
       try {
         Path chinook = Files.createTempFile("chinook-", ".sqlite");
         Files.copy(CHINOOK, chinook, StandardCopyOption.REPLACE_EXISTING);
+        Path geo = Files.createTempFile("geoquery-", ".sqlite");
+        Files.copy(GEOQUERY, geo, StandardCopyOption.REPLACE_EXISTING);
         instance =
             new InProcessSonde(
                 Map.ofEntries(
@@ -32,6 +37,8 @@ public final class DatabaseSonde {
                     Map.entry("databases.connections.demo.path", "demo.duckdb"),
                     Map.entry("databases.connections.chinook.type", "jdbc"),
                     Map.entry("databases.connections.chinook.url", "jdbc:sqlite:" + chinook),
+                    Map.entry("databases.connections.geo.type", "jdbc"),
+                    Map.entry("databases.connections.geo.url", "jdbc:sqlite:" + geo),
                     Map.entry("databases.connections.engineonly.type", "jdbc"),
                     Map.entry("databases.connections.engineonly.url", "jdbc:sqlite:" + chinook),
                     Map.entry("databases.connections.engineonly.guard", "engine-only"),

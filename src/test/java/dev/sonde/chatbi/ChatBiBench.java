@@ -1,0 +1,94 @@
+package dev.sonde.chatbi;
+
+import dev.sonde.support.DatabaseSonde;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * chat_bi without a model, in one run: execution accuracy by question class on the Chinook set and
+ * on GeoQuery's question split (train, dev, test), the time of the first question (the embedding
+ * model loading) and p50/p95 of the end-to-end answer time after it; each GeoQuery split's misses
+ * in target/bench/chatbi-geoquery-<split>.md. Run by bench/chatbi-run.
+ */
+public final class ChatBiBench {
+  public static void main(String[] args) throws Exception {
+    var sonde = DatabaseSonde.get().sonde();
+    Path traces = Files.createTempDirectory("sonde-bench-");
+    StringBuilder out = new StringBuilder("## chat_bi without a model (bash bench/chatbi-run)\n\n");
+    ChatBi chinook =
+        new ChatBi(
+            sonde.vertx(),
+            sonde.databases(),
+            ChatBiEvalTest.evaluationConfig("conf/ontology"),
+            traces,
+            Map.of());
+    long first = System.nanoTime();
+    chinook.ask(
+        "How much money did we make?",
+        "chinook",
+        java.time.ZoneOffset.UTC,
+        Evaluation::await,
+        (s, ms) -> {});
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "First question (loads the embedding model): %.0f ms%n%n",
+            (System.nanoTime() - first) / 1e6));
+    List<Evaluation.Outcome> c =
+        Evaluation.run(
+            chinook,
+            sonde.databases().get("chinook"),
+            "chinook",
+            Evaluation.questions("/chatbi/chinook-questions.yaml"));
+    out.append("### Chinook (67 questions, English and Chinese)\n\n")
+        .append(Evaluation.table(c))
+        .append(times(c))
+        .append('\n');
+    ChatBi geo =
+        new ChatBi(
+            sonde.vertx(),
+            sonde.databases(),
+            ChatBiEvalTest.evaluationConfig("src/test/resources/chatbi/geo-ontology"),
+            traces,
+            Map.of());
+    for (String split : List.of("train", "dev", "test")) {
+      List<Evaluation.Outcome> g =
+          Evaluation.run(
+              geo,
+              sonde.databases().get("geo"),
+              "geo",
+              Evaluation.geoQuery(Path.of("../shared/datasets/geoquery/geography.json"), split));
+      Files.writeString(
+          Path.of("target/bench/chatbi-geoquery-" + split + ".md"), ChatBiEvalTest.report(g));
+      out.append("### GeoQuery, question split: ")
+          .append(split)
+          .append("\n\n")
+          .append(Evaluation.table(g))
+          .append(times(g))
+          .append('\n');
+    }
+    System.out.print(out);
+    System.exit(0);
+  }
+
+  /** p50 and p95 of the answer times, skipped questions left out. */
+  static String times(List<Evaluation.Outcome> outcomes) {
+    long[] micros =
+        outcomes.stream()
+            .filter(o -> !o.skipped())
+            .mapToLong(Evaluation.Outcome::micros)
+            .sorted()
+            .toArray();
+    return String.format(
+        Locale.ROOT,
+        "%nEnd to end (retrieve, generate, validate, execute): p50 %.1f ms, p95 %.1f ms over %d questions.%n",
+        micros[micros.length / 2] / 1000.0,
+        micros[(int) Math.min(micros.length - 1, Math.ceil(micros.length * 0.95) - 1)] / 1000.0,
+        micros.length);
+  }
+
+  private ChatBiBench() {}
+}
