@@ -441,6 +441,20 @@ final class SemanticParser {
         unknown.add(word);
       }
     }
+    // lower-case names too, where a name goes: "the population of denver", "people in austin"
+    Matcher named = AFTER_PREPOSITION.matcher(q.toLowerCase(Locale.ROOT));
+    while (named.find()) {
+      String word = named.group(1);
+      boolean explained =
+          FUNCTION_WORDS.contains(word)
+              || unknown.stream().anyMatch(u -> u.equalsIgnoreCase(word))
+              || known.stream().anyMatch(k -> Retriever.indexOf(k, word) >= 0)
+              || domainWords().stream().anyMatch(k -> Retriever.indexOf(k, word) >= 0)
+              || TimeWindows.find(word, java.time.ZonedDateTime.now()) != null;
+      if (!explained) {
+        unknown.add(word);
+      }
+    }
     if (!unknown.isEmpty()) {
       throw new NotUnderstood(
           String.join(", ", unknown.stream().map(w -> "'" + w + "'").toList())
@@ -449,6 +463,129 @@ final class SemanticParser {
               + ontology.domain()
               + " knows; add it to the ontology's values or glossary");
     }
+  }
+
+  /** The word after "of", "in", "for"...: where a question names a place, a person, a thing. */
+  private static final Pattern AFTER_PREPOSITION =
+      Pattern.compile(
+          "\\b(?:of|in|for|from|at|called|named|near|within)\\s+(?:the\\s+|a\\s+|an\\s+)?([a-z][a-z'-]{2,})\\b");
+
+  /** Words that follow a preposition without naming anything. */
+  private static final Set<String> FUNCTION_WORDS =
+      Set.of(
+          "the",
+          "us",
+          "each",
+          "every",
+          "all",
+          "any",
+          "this",
+          "that",
+          "these",
+          "those",
+          "our",
+          "their",
+          "its",
+          "his",
+          "her",
+          "my",
+          "your",
+          "them",
+          "which",
+          "what",
+          "whose",
+          "total",
+          "average",
+          "last",
+          "past",
+          "next",
+          "previous",
+          "recent",
+          "current",
+          "same",
+          "other",
+          "terms",
+          "order",
+          "descending",
+          "ascending",
+          "number",
+          "count",
+          "sum",
+          "share",
+          "percent",
+          "percentage",
+          "most",
+          "least",
+          "more",
+          "less",
+          "usa",
+          "america",
+          "united",
+          "world",
+          "country",
+          "nation",
+          "whole",
+          "general",
+          "stock",
+          "top",
+          "bottom",
+          "use",
+          "one",
+          "two",
+          "three",
+          "four",
+          "five",
+          "six",
+          "seven",
+          "eight",
+          "nine",
+          "ten",
+          "addition",
+          "particular",
+          "question",
+          "between",
+          "and",
+          "both",
+          "there",
+          "here",
+          "how",
+          "many",
+          "much",
+          "month",
+          "months",
+          "year",
+          "years",
+          "week",
+          "weeks",
+          "day",
+          "days",
+          "quarter",
+          "quarters",
+          "today",
+          "yesterday",
+          "time",
+          "period",
+          "date",
+          "dates");
+
+  private List<String> domainWords() {
+    List<String> out = new ArrayList<>();
+    ontology.glossary().forEach(t -> t.words().forEach(w -> out.add(w.toLowerCase(Locale.ROOT))));
+    ontology.entities().forEach(e -> out.add(OntologyBootstrap.words(e.table())));
+    ontology
+        .entities()
+        .forEach(e -> e.attributes().forEach(a -> out.add(OntologyBootstrap.words(a.column()))));
+    ontology
+        .values()
+        .forEach(
+            d ->
+                d.entries()
+                    .forEach(
+                        v -> {
+                          out.add(v.value().toLowerCase(Locale.ROOT));
+                          v.synonyms().forEach(x -> out.add(x.toLowerCase(Locale.ROOT)));
+                        }));
+    return out;
   }
 
   private static final Set<String> COMMON_CAPITALISED =

@@ -61,7 +61,8 @@ class ChatBiEvalTest {
             Evaluation.geoQuery(Path.of("../shared/datasets/geoquery/geography.json"), "test"));
     String report = report(outcomes);
     Files.writeString(Path.of("target/chatbi-eval-geoquery.md"), report);
-    assertTrue(Evaluation.accuracy(outcomes) >= 0.0, report);
+    // measured 107 of 277 (38.6%): a held-out floor, see make bench for train and dev
+    assertTrue(Evaluation.accuracy(outcomes) >= 0.35, report);
   }
 
   @Test

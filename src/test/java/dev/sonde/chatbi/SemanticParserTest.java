@@ -149,6 +149,9 @@ class SemanticParserTest {
     assertEquals(
         "'Paris' is not a value or name domain retail knows; add it to the ontology's values or glossary",
         paris.getMessage());
+    NotUnderstood lyon =
+        assertThrows(NotUnderstood.class, () -> sql("what were the sales in lyon last year"));
+    assertTrue(lyon.getMessage().startsWith("'lyon' is not a value or name"), lyon.getMessage());
     NotUnderstood longest =
         assertThrows(NotUnderstood.class, () -> sql("Which are the 5 newest stores?"));
     assertTrue(
