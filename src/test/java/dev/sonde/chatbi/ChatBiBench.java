@@ -1,11 +1,10 @@
 package dev.sonde.chatbi;
 
-import dev.sonde.support.DatabaseSonde;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * chat_bi without a model, in one run: execution accuracy by question class on the Chinook set and
@@ -15,54 +14,26 @@ import java.util.Map;
  */
 public final class ChatBiBench {
   public static void main(String[] args) throws Exception {
-    var sonde = DatabaseSonde.get().sonde();
-    Path traces = Files.createTempDirectory("sonde-bench-");
     StringBuilder out = new StringBuilder("## chat_bi without a model (bash bench/chatbi-run)\n\n");
-    ChatBi chinook =
-        new ChatBi(
-            sonde.vertx(),
-            sonde.databases(),
-            ChatBiEvalTest.evaluationConfig("conf/ontology"),
-            traces,
-            Map.of());
+    ChatBi chinook = Evaluation.chatBi(Evaluation.CHINOOK);
     long first = System.nanoTime();
     chinook.ask(
-        "How much money did we make?",
-        "chinook",
-        java.time.ZoneOffset.UTC,
-        Evaluation::await,
-        (s, ms) -> {});
+        "How much money did we make?", "chinook", ZoneOffset.UTC, Evaluation::await, (s, ms) -> {});
     out.append(
         String.format(
             Locale.ROOT,
             "First question (loads the embedding model): %.0f ms%n%n",
             (System.nanoTime() - first) / 1e6));
-    List<Evaluation.Outcome> c =
-        Evaluation.run(
-            chinook,
-            sonde.databases().get("chinook"),
-            "chinook",
-            Evaluation.questions("/chatbi/chinook-questions.yaml"));
+    List<Evaluation.Outcome> c = Evaluation.chinook(chinook);
     out.append("### Chinook (67 questions, English and Chinese)\n\n")
         .append(Evaluation.table(c))
         .append(times(c))
         .append('\n');
-    ChatBi geo =
-        new ChatBi(
-            sonde.vertx(),
-            sonde.databases(),
-            ChatBiEvalTest.evaluationConfig("src/test/resources/chatbi/geo-ontology"),
-            traces,
-            Map.of());
+    ChatBi geo = Evaluation.chatBi(Evaluation.GEO);
     for (String split : List.of("train", "dev", "test")) {
-      List<Evaluation.Outcome> g =
-          Evaluation.run(
-              geo,
-              sonde.databases().get("geo"),
-              "geo",
-              Evaluation.geoQuery(Path.of("../shared/datasets/geoquery/geography.json"), split));
+      List<Evaluation.Outcome> g = Evaluation.geoQuery(geo, split);
       Files.writeString(
-          Path.of("target/bench/chatbi-geoquery-" + split + ".md"), ChatBiEvalTest.report(g));
+          Path.of("target/bench/chatbi-geoquery-" + split + ".md"), Evaluation.report(g));
       out.append("### GeoQuery, question split: ")
           .append(split)
           .append("\n\n")

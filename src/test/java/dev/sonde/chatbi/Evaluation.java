@@ -2,8 +2,10 @@ package dev.sonde.chatbi;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.sonde.config.SondeConfig;
 import dev.sonde.db.Database;
 import dev.sonde.db.QueryRequest;
+import dev.sonde.support.DatabaseSonde;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -11,6 +13,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,7 +38,67 @@ final class Evaluation {
   record Outcome(
       Question question, boolean correct, String sql, String error, long micros, boolean skipped) {}
 
+  /** The ontology folders of the two question sets. */
+  static final String CHINOOK = "conf/ontology";
+
+  static final String GEO = "src/test/resources/chatbi/geo-ontology";
+
   private Evaluation() {}
+
+  /**
+   * chat_bi over the shared test databases with the defaults, except that answers keep every row:
+   * the gold answers are compared whole.
+   */
+  static ChatBi chatBi(String ontologyFolder) throws IOException {
+    var sonde = DatabaseSonde.get().sonde();
+    SondeConfig.ChatBiConfig d = SondeConfig.defaults().chatbi();
+    SondeConfig.ChatBiConfig config =
+        new SondeConfig.ChatBiConfig(
+            ontologyFolder,
+            10_000,
+            d.explainTimeoutSeconds(),
+            d.traceKeepDays(),
+            d.traceKeepFiles(),
+            d.llm());
+    return new ChatBi(
+        sonde.vertx(),
+        sonde.databases(),
+        config,
+        Files.createTempDirectory("sonde-eval-"),
+        Map.of());
+  }
+
+  static List<Outcome> chinook(ChatBi chatBi) throws Exception {
+    return run(chatBi, database("chinook"), "chinook", questions("/chatbi/chinook-questions.yaml"));
+  }
+
+  static List<Outcome> geoQuery(ChatBi chatBi, String split) throws Exception {
+    return run(
+        chatBi,
+        database("geo"),
+        "geo",
+        geoQuery(Path.of("../shared/datasets/geoquery/geography.json"), split));
+  }
+
+  private static Database database(String name) {
+    return DatabaseSonde.get().sonde().databases().get(name);
+  }
+
+  /** The accuracy table, then each miss with the SQL or the reason. */
+  static String report(List<Outcome> outcomes) {
+    StringBuilder report = new StringBuilder(table(outcomes)).append('\n');
+    outcomes.stream()
+        .filter(o -> !o.correct() && !o.skipped())
+        .forEach(
+            o ->
+                report
+                    .append("- ")
+                    .append(o.question().q())
+                    .append(" → ")
+                    .append(o.error() != null ? o.error() : o.sql().replace('\n', ' '))
+                    .append('\n'));
+    return report.toString();
+  }
 
   static List<Question> questions(String resource) throws IOException {
     try (InputStream in = Evaluation.class.getResourceAsStream(resource)) {
@@ -139,7 +203,7 @@ final class Evaluation {
    * GeoQuery's questions of one split of its question split, variables filled in, classed by the
    * shape of their gold SQL.
    */
-  static List<Question> geoQuery(java.nio.file.Path json, String split) throws IOException {
+  static List<Question> geoQuery(Path json, String split) throws IOException {
     List<Question> out = new ArrayList<>();
     for (var entry : new ObjectMapper().readTree(json.toFile())) {
       String sql = entry.path("sql").get(0).asText();
