@@ -106,7 +106,7 @@ public final class TableForecasts {
               steps.step("fetch", "reading " + found.getValue() + " from " + tableName);
               List<Future<Charts.Compiled>> fetches = new ArrayList<>();
               for (String tag : found.getValue()) {
-                fetches.add(charts.compile(connection, chartSpec(spec, tag), zone));
+                fetches.add(charts.compile(connection, chartSpec(spec, tag), zone, MAX_POINTS));
               }
               return Future.all(fetches)
                   .compose(

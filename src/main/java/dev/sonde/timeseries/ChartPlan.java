@@ -13,9 +13,17 @@ import java.util.List;
  */
 public record ChartPlan(Unit unit, int multiple, long start, long end, List<String> notices) {
 
-  /** What a spec asks for; null fields were not given. */
+  /**
+   * What a spec asks for; null fields were not given. {@code maxBuckets}, when set, replaces the
+   * span one chart at the unit draws (a forecast's training series).
+   */
   public record Request(
-      ChartKind kind, UnitPhrase unit, Long start, Long end, boolean rollupsAvailable) {}
+      ChartKind kind,
+      UnitPhrase unit,
+      Long start,
+      Long end,
+      boolean rollupsAvailable,
+      Integer maxBuckets) {}
 
   public static ChartPlan of(Request r, long first, long last) {
     List<String> notices = new ArrayList<>();
@@ -48,7 +56,7 @@ public record ChartPlan(Unit unit, int multiple, long start, long end, List<Stri
     if (asked != null && !hasPeriod) {
       unit = asked.unit();
       multiple = asked.multiple();
-      long span = span(unit, multiple);
+      long span = span(unit, multiple, r.maxBuckets());
       start = first;
       end = last;
       if (end - start > span) {
@@ -64,12 +72,12 @@ public record ChartPlan(Unit unit, int multiple, long start, long end, List<Stri
       unit = asked.unit();
       multiple = asked.multiple();
       long period = end - start;
-      if (period > span(unit, multiple)) {
+      if (period > span(unit, multiple, r.maxBuckets())) {
         if (r.kind() == ChartKind.TAGS) {
-          start = end - span(unit, multiple);
+          start = end - span(unit, multiple, r.maxBuckets());
           notices.add(
               "period cut to the last "
-                  + human(span(unit, multiple))
+                  + human(span(unit, multiple, r.maxBuckets()))
                   + ": "
                   + human(period)
                   + " is too long for "
@@ -107,7 +115,10 @@ public record ChartPlan(Unit unit, int multiple, long start, long end, List<Stri
   }
 
   /** The longest period {@code multiple} buckets of {@code unit} can draw. */
-  static long span(Unit unit, int multiple) {
+  static long span(Unit unit, int multiple, Integer maxBuckets) {
+    if (maxBuckets != null) {
+      return unit.millis() * multiple * maxBuckets;
+    }
     long drawable = unit.drawableMillis();
     return drawable == Long.MAX_VALUE ? Long.MAX_VALUE : drawable * multiple;
   }

@@ -60,7 +60,8 @@ public final class Charts {
       ZoneId zone,
       ChartKind kind,
       List<String> tags,
-      List<Metric> metrics) {
+      List<Metric> metrics,
+      Integer maxBuckets) {
 
     /** The same request drawing raw values: one series per tag. */
     Asked asRaw() {
@@ -72,12 +73,22 @@ public final class Charts {
           zone,
           kind == ChartKind.METRICS ? ChartKind.TAGS : kind,
           tags,
-          List.of(new Metric("raw", "raw")));
+          List.of(new Metric("raw", "raw")),
+          maxBuckets);
     }
   }
 
   /** Compiles {@code spec} on connection {@code connection} (null: default) and runs it. */
   public Future<Compiled> compile(String connection, JsonObject spec, ZoneId zone) {
+    return compile(connection, spec, zone, null);
+  }
+
+  /**
+   * The same, drawing up to {@code maxBuckets} buckets instead of what one chart at the unit draws:
+   * a forecast trains on the whole series, not on the last screenful.
+   */
+  public Future<Compiled> compile(
+      String connection, JsonObject spec, ZoneId zone, Integer maxBuckets) {
     Database db = databases.get(connection);
     String tableName = spec.getString("table");
     if (tableName == null || tableName.isBlank()) {
@@ -107,7 +118,8 @@ public final class Charts {
                   .compose(
                       rollups ->
                           run(
-                              new Asked(db, engine, table, spec, zone, kind, tags, metrics),
+                              new Asked(
+                                  db, engine, table, spec, zone, kind, tags, metrics, maxBuckets),
                               rollups,
                               bounds));
             });
@@ -214,7 +226,9 @@ public final class Charts {
     UnitPhrase unit = unitOf(a.spec());
     ChartPlan plan =
         ChartPlan.of(
-            new ChartPlan.Request(a.kind(), unit, start, end, rollups), bounds[0], bounds[1]);
+            new ChartPlan.Request(a.kind(), unit, start, end, rollups, a.maxBuckets()),
+            bounds[0],
+            bounds[1]);
     notices.addAll(plan.notices());
     long width = plan.unit().millis() * plan.multiple();
     long from = alignDown(plan.start(), plan.unit(), plan.multiple(), a.zone());

@@ -16,7 +16,7 @@ class ChartPlanTest {
   static ChartPlan plan(ChartKind kind, String unit, Long start, Long end, boolean rollups) {
     return ChartPlan.of(
         new ChartPlan.Request(
-            kind, unit == null ? null : UnitPhrase.parse(unit), start, end, rollups),
+            kind, unit == null ? null : UnitPhrase.parse(unit), start, end, rollups, null),
         FIRST,
         LAST);
   }

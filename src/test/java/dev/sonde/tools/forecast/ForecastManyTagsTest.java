@@ -35,6 +35,11 @@ class ForecastManyTagsTest {
           "INSERT INTO SALES SELECT 's' || k, TIMESTAMP '2026-01-01' + INTERVAL (d) DAY,"
               + " 100 + k * 10 + d * 0.2 + 15 * sin(d * 2 * pi() / 7) FROM range(1, 8) s(k),"
               + " range(0, 200) t(d) WHERE d < 60 + 10 * k");
+      // 800 days: more than the 365 one daily chart draws
+      st.execute("CREATE TABLE HISTORY (NAME VARCHAR, DAY TIMESTAMP, AMOUNT DOUBLE)");
+      st.execute(
+          "INSERT INTO HISTORY SELECT 'kwh', TIMESTAMP '2024-01-01' + INTERVAL (d) DAY,"
+              + " 500 + d * 0.1 + 40 * sin(d * 2 * pi() / 7) FROM range(0, 800) t(d)");
     }
     sonde =
         new InProcessSonde(
@@ -51,6 +56,27 @@ class ForecastManyTagsTest {
   @AfterAll
   static void stop() {
     sonde.close();
+  }
+
+  @Test
+  void withoutATimeRangeTheWholeHistoryTrainsNotTheLastYearAChartWouldDraw() {
+    JsonObject out =
+        tools.ok(
+            "forecast_table",
+            new JsonObject()
+                .put("connection", "shop")
+                .put(
+                    "spec",
+                    new JsonObject()
+                        .put("table", "HISTORY")
+                        .put("tag", "kwh")
+                        .put("rollup", "day")
+                        .put("horizon", 14)));
+    JsonObject kwh = out.getJsonArray("forecasts").getJsonObject(0);
+    assertEquals(800, kwh.getInteger("training_points"), out.encode());
+    assertTrue(
+        out.getJsonArray("notices").stream().noneMatch(n -> String.valueOf(n).contains("cut")),
+        out.getJsonArray("notices").encode());
   }
 
   @Test
