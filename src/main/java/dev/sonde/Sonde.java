@@ -1,6 +1,7 @@
 package dev.sonde;
 
 import dev.sonde.chatbi.ChatBi;
+import dev.sonde.chatbi.OntologyBootstrap;
 import dev.sonde.config.ConfigException;
 import dev.sonde.config.ConfigLoader;
 import dev.sonde.config.SondeConfig;
@@ -72,12 +73,16 @@ public final class Sonde {
   static final String USAGE =
       """
       usage: java -jar sonde.jar [--config FILE] [--port N] [--host H] [--stdio] [--conformance] [--demo-reset]
+                                 [--bootstrap-ontology CONNECTION]
         --config FILE   configuration file (default: conf/sonde.yaml when it exists)
         --port N        HTTP port (0 picks a free one); overrides server.port
         --host H        address to bind; overrides server.host
         --stdio         speak MCP on stdin/stdout (HTTP stays off unless --port is given)
         --conformance   serve the fixtures of the MCP conformance suite (testing only)
         --demo-reset    delete and regenerate the demo database, then exit
+        --bootstrap-ontology CONNECTION
+                        write a chat_bi domain for CONNECTION from its catalog into the
+                        chatbi.ontology folder (as CONNECTION.yaml, to edit), then exit
       every configuration key can also be set from the environment, e.g. SONDE_SERVER_PORT=9090
       """;
   static final String INSTRUCTIONS =
@@ -113,10 +118,12 @@ public final class Sonde {
     Path configFile;
     boolean stdio;
     boolean demoReset;
+    String bootstrapOntology;
     try {
       configFile = parseArgs(args, flags);
       stdio = "true".equals(flags.remove("stdio"));
       demoReset = "true".equals(flags.remove("demoReset"));
+      bootstrapOntology = flags.remove("bootstrapOntology");
       if (stdio && !flags.containsKey("server.port")) {
         flags.put("server.enabled", "false");
       }
@@ -142,6 +149,10 @@ public final class Sonde {
         System.err.println("sonde: the demo database could not be rebuilt: " + e.getMessage());
         System.exit(1);
       }
+      return;
+    }
+    if (bootstrapOntology != null) {
+      System.exit(bootstrapOntology(config, bootstrapOntology));
       return;
     }
     // stdout belongs to the protocol in stdio mode; nothing else may write there
@@ -172,6 +183,32 @@ public final class Sonde {
             });
   }
 
+  /** Writes a bootstrapped chat_bi domain for {@code connection}; the exit status. */
+  private static int bootstrapOntology(SondeConfig config, String connection) {
+    Vertx vertx = Vertx.vertx();
+    try {
+      Path saved =
+          DatabaseRegistry.open(vertx, config)
+              .compose(
+                  databases ->
+                      OntologyBootstrap.into(
+                          databases.get(connection),
+                          connection,
+                          Path.of(config.chatbi().ontology())))
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get();
+      System.err.println("sonde: wrote " + saved + "; edit it, then ask chat_bi");
+      return 0;
+    } catch (Exception e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      System.err.println("sonde: no ontology written: " + cause.getMessage());
+      return 1;
+    } finally {
+      vertx.close();
+    }
+  }
+
   /** Parses flags into configuration overrides; returns the configuration file to read. */
   static Path parseArgs(String[] args, Map<String, String> flags) {
     Path file = null;
@@ -184,6 +221,7 @@ public final class Sonde {
         case "--stdio" -> flags.put("stdio", "true");
         case "--conformance" -> flags.put("mcp.conformance", "true");
         case "--demo-reset" -> flags.put("demoReset", "true");
+        case "--bootstrap-ontology" -> flags.put("bootstrapOntology", value(args, ++i, arg));
         case "--help", "-h" -> {
           System.out.print(USAGE);
           System.exit(0);

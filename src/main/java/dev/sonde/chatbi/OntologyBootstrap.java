@@ -15,6 +15,8 @@ import dev.sonde.db.TableRef;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -57,6 +59,28 @@ public final class OntologyBootstrap {
   private OntologyBootstrap(Database db, String connection) {
     this.db = db;
     this.connection = connection;
+  }
+
+  /**
+   * Bootstraps domain {@code connection} from its catalog and saves it as {@code
+   * folder/<connection>.yaml}; an existing file is kept and the call refused, so edits are never
+   * overwritten.
+   */
+  public static Future<Path> into(Database db, String connection, Path folder) {
+    Path target = folder.resolve(connection + ".yaml");
+    if (Files.exists(target)) {
+      return Future.failedFuture(
+          new OntologyException(target + " exists; edit it, or remove it to bootstrap again"));
+    }
+    return from(db, connection, connection)
+        .compose(
+            ontology -> {
+              try {
+                return Future.succeededFuture(Ontologies.save(folder, ontology));
+              } catch (java.io.IOException e) {
+                return Future.failedFuture(e);
+              }
+            });
   }
 
   /** The bootstrapped domain {@code domain} over {@code db} (named {@code connection}). */

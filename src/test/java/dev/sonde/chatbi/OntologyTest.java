@@ -10,13 +10,16 @@ import dev.sonde.chatbi.Ontology.Aggregation;
 import dev.sonde.chatbi.Ontology.Cardinality;
 import dev.sonde.chatbi.Ontology.Join;
 import dev.sonde.chatbi.Ontology.Role;
+import dev.sonde.config.SondeConfig;
 import dev.sonde.db.Database;
 import dev.sonde.support.DatabaseSonde;
 import dev.sonde.support.InProcessSonde;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -205,6 +208,37 @@ class OntologyTest {
     Ontologies reread = Ontologies.load(folder);
     assertEquals(Map.of(), reread.refused());
     assertEquals(o, reread.choose("shop"));
+  }
+
+  @Test
+  void aBootstrappedChinookIsSavedOnceAndAnswersAQuestion(@TempDir Path folder) throws Exception {
+    Path saved = await(OntologyBootstrap.into(database("chinook"), "chinook", folder));
+    assertEquals(folder.resolve("chinook.yaml"), saved);
+    Exception again =
+        assertThrows(
+            Exception.class,
+            () -> await(OntologyBootstrap.into(database("chinook"), "chinook", folder)));
+    assertTrue(again.getCause().getMessage().contains("exists; edit it"), again.getMessage());
+    var sonde = DatabaseSonde.get().sonde();
+    SondeConfig.ChatBiConfig d = SondeConfig.defaults().chatbi();
+    ChatBi chatBi =
+        new ChatBi(
+            sonde.vertx(),
+            sonde.databases(),
+            new SondeConfig.ChatBiConfig(folder.toString(), 200, 5, 7, 1000, d.llm()),
+            folder.resolve("data"),
+            Map.of());
+    JsonObject envelope =
+        chatBi.ask(
+            "How many tracks are there?", null, ZoneOffset.UTC, Evaluation::await, (s, ms) -> {});
+    assertTrue(envelope.getBoolean("success"), envelope.encode());
+    JsonObject row =
+        envelope
+            .getJsonObject("bizresult")
+            .getJsonObject("data")
+            .getJsonArray("rows")
+            .getJsonObject(0);
+    assertEquals(3503, ((Number) row.getValue(row.fieldNames().iterator().next())).intValue());
   }
 
   @Test

@@ -1,0 +1,212 @@
+package dev.sonde.chatbi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sonde.config.ConfigLoader;
+import dev.sonde.db.DatabaseRegistry;
+import dev.sonde.support.HttpMcpClient;
+import dev.sonde.support.InProcessSonde;
+import dev.sonde.support.TestPostgres;
+import dev.sonde.support.ToolCalls;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * chat_bi on PostgreSQL through the reactive client: the demo's stores, categories, products and
+ * inventory copied from DuckDB, the retail domain pointed at them, and the same questions giving
+ * the same rows as on DuckDB; the guard, the AST check and EXPLAIN run against PostgreSQL.
+ */
+class ChatBiOnPostgresTest {
+  static final Map<String, String> TABLES =
+      Map.of(
+          "categories",
+              "category_id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, name_zh VARCHAR NOT NULL",
+          "products",
+              "product_id INTEGER PRIMARY KEY, category_id INTEGER NOT NULL, name VARCHAR NOT NULL,"
+                  + " name_zh VARCHAR NOT NULL, unit_price DECIMAL(10, 2) NOT NULL,"
+                  + " unit_cost DECIMAL(10, 2) NOT NULL, launched_on DATE NOT NULL",
+          "stores",
+              "store_id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, city VARCHAR NOT NULL,"
+                  + " city_zh VARCHAR NOT NULL, region VARCHAR NOT NULL, opened_on DATE NOT NULL",
+          "inventory",
+              "store_id INTEGER NOT NULL, product_id INTEGER NOT NULL, quantity INTEGER NOT NULL,"
+                  + " updated_at TIMESTAMP NOT NULL, PRIMARY KEY (store_id, product_id)");
+
+  static TestPostgres postgres;
+  static InProcessSonde sonde;
+  static ToolCalls tools;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path data = Files.createTempDirectory("sonde-chatbi-pg-");
+    DatabaseRegistry.resetDemo(
+        ConfigLoader.load(null, Map.of(), Map.of("data.dir", data.toString())));
+    Path duck = data.resolve("demo.duckdb");
+    postgres = TestPostgres.start();
+    try (Connection admin = DriverManager.getConnection(postgres.url("postgres"));
+        Statement st = admin.createStatement()) {
+      st.execute("CREATE DATABASE shop");
+    }
+    String pg = postgres.url("shop");
+    try (Connection from = DriverManager.getConnection("jdbc:duckdb:" + duck);
+        Connection to = DriverManager.getConnection(pg)) {
+      for (String table : List.of("categories", "products", "stores", "inventory")) {
+        copy(from, to, table);
+      }
+    }
+    Path ontology = Files.createTempDirectory("sonde-ontology-");
+    Files.writeString(
+        ontology.resolve("retail.yaml"),
+        Files.readString(Path.of("conf/ontology/retail.yaml"))
+            .replace("connection: demo", "connection: pgshop"));
+    sonde =
+        new InProcessSonde(
+            Map.of(
+                "databases.connections.duck.type",
+                "duckdb",
+                "databases.connections.duck.path",
+                duck.toString(),
+                "databases.connections.pgshop.type",
+                "postgres",
+                "databases.connections.pgshop.url",
+                pg,
+                "chatbi.ontology",
+                ontology.toString()));
+    HttpMcpClient client = new HttpMcpClient(sonde.port());
+    client.initialize("2025-11-25");
+    tools = new ToolCalls(client);
+  }
+
+  private static void copy(Connection from, Connection to, String table) throws Exception {
+    try (Statement create = to.createStatement()) {
+      create.execute("CREATE TABLE " + table + " (" + TABLES.get(table) + ")");
+    }
+    to.setAutoCommit(false);
+    try (Statement read = from.createStatement();
+        ResultSet rs = read.executeQuery("SELECT * FROM " + table)) {
+      int columns = rs.getMetaData().getColumnCount();
+      String marks = String.join(", ", java.util.Collections.nCopies(columns, "?"));
+      try (PreparedStatement insert =
+          to.prepareStatement("INSERT INTO " + table + " VALUES (" + marks + ")")) {
+        while (rs.next()) {
+          for (int i = 1; i <= columns; i++) {
+            insert.setObject(i, rs.getObject(i));
+          }
+          insert.addBatch();
+        }
+        insert.executeBatch();
+      }
+    }
+    to.commit();
+    to.setAutoCommit(true);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (sonde != null) {
+      sonde.close();
+    }
+    if (postgres != null) {
+      postgres.close();
+    }
+  }
+
+  static Set<String> rows(String sql) {
+    JsonObject result =
+        tools.ok("execute_query", new JsonObject().put("connection", "duck").put("sql", sql));
+    Set<String> out = new HashSet<>();
+    for (Object row : result.getJsonArray("rows")) {
+      out.add(((JsonArray) row).encode());
+    }
+    return out;
+  }
+
+  static Set<String> rows(JsonObject envelope) {
+    Set<String> out = new HashSet<>();
+    JsonObject data = envelope.getJsonObject("bizresult").getJsonObject("data");
+    for (Object row : data.getJsonArray("rows")) {
+      JsonArray values = new JsonArray();
+      data.getJsonArray("columns")
+          .forEach(c -> values.add(((JsonObject) row).getValue((String) c)));
+      out.add(values.encode());
+    }
+    return out;
+  }
+
+  @Test
+  void theStoresAboveAverageStockAreTheSameOnPostgresAsHandWrittenSqlOnDuckDb() {
+    Set<String> expected =
+        rows(
+            "SELECT s.name, s.city, SUM(i.quantity) FROM inventory i JOIN stores s ON i.store_id = s.store_id"
+                + " GROUP BY s.store_id, s.name, s.city HAVING SUM(i.quantity) > (SELECT AVG(t) FROM"
+                + " (SELECT SUM(quantity) AS t FROM inventory GROUP BY store_id) x)");
+    assertFalse(expected.isEmpty());
+    for (String question :
+        List.of(
+            "Which stores hold more stock than average, with their city?",
+            "재고가 평균보다 많은 매장과 도시는?")) {
+      JsonObject envelope = tools.ok("chat_bi", new JsonObject().put("nlq", question));
+      assertTrue(envelope.getBoolean("success"), envelope.encode());
+      assertEquals(normalised(expected), normalised(rows(envelope)), question);
+      JsonObject validate =
+          envelope.getJsonObject("bizresult").getJsonArray("trace").stream()
+              .map(JsonObject.class::cast)
+              .filter(s -> s.getString("step").equals("validate"))
+              .findFirst()
+              .orElseThrow();
+      assertTrue(
+          validate.getJsonObject("data").getString("explain").contains("Aggregate"),
+          "PostgreSQL's plan: " + validate.encode());
+    }
+  }
+
+  @Test
+  void theAveragePricePerCategoryAndARefusedNameOnPostgres() {
+    Set<String> expected =
+        rows(
+            "SELECT c.name, AVG(p.unit_price) FROM products p JOIN categories c ON p.category_id = c.category_id"
+                + " GROUP BY c.category_id, c.name");
+    JsonObject envelope = tools.ok("chat_bi", new JsonObject().put("nlq", "每个类别的产品平均价格是多少？"));
+    assertTrue(envelope.getBoolean("success"), envelope.encode());
+    // DuckDB and PostgreSQL print sums and averages to different types and scales: compare numbers
+    assertEquals(normalised(expected), normalised(rows(envelope)));
+    JsonObject paris =
+        tools.ok("chat_bi", new JsonObject().put("nlq", "How much stock is held in Paris?"));
+    assertFalse(paris.getBoolean("success"));
+  }
+
+  private static Set<String> normalised(Set<String> rows) {
+    Set<String> out = new HashSet<>();
+    for (String row : rows) {
+      JsonArray values = new JsonArray(row);
+      JsonArray fixed = new JsonArray();
+      for (Object v : values) {
+        boolean numeric =
+            v instanceof Number || v instanceof String t && t.matches("-?\\d+(\\.\\d+)?");
+        fixed.add(
+            numeric
+                ? String.format(
+                    java.util.Locale.ROOT, "%.4f", Double.parseDouble(String.valueOf(v)))
+                : v);
+      }
+      out.add(fixed.encode());
+    }
+    return out;
+  }
+}
