@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sonde.config.ConfigLoader;
-import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
 import dev.sonde.support.TestPostgres;
@@ -54,16 +52,9 @@ class ChatBiOnPostgresTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path data = Files.createTempDirectory("sonde-chatbi-pg-");
-    DatabaseRegistry.resetDemo(
-        ConfigLoader.load(null, Map.of(), Map.of("data.dir", data.toString())));
-    Path duck = data.resolve("demo.duckdb");
+    Path duck = TestPostgres.demoDuckDb();
     postgres = TestPostgres.start();
-    try (Connection admin = DriverManager.getConnection(postgres.url("postgres"));
-        Statement st = admin.createStatement()) {
-      st.execute("CREATE DATABASE shop");
-    }
-    String pg = postgres.url("shop");
+    String pg = postgres.createDatabase("shop");
     try (Connection from = DriverManager.getConnection("jdbc:duckdb:" + duck);
         Connection to = DriverManager.getConnection(pg)) {
       for (String table : List.of("categories", "products", "stores", "inventory")) {

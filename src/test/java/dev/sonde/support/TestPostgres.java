@@ -1,5 +1,7 @@
 package dev.sonde.support;
 
+import dev.sonde.config.ConfigLoader;
+import dev.sonde.db.DatabaseRegistry;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -7,6 +9,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
@@ -55,6 +58,23 @@ public final class TestPostgres implements AutoCloseable {
   /** The JDBC URL of one database on this server. */
   public String url(String database) {
     return urlTemplate.formatted(database);
+  }
+
+  /** Creates the empty {@code database} and returns its URL. */
+  public String createDatabase(String database) throws Exception {
+    try (Connection admin = DriverManager.getConnection(url("postgres"));
+        Statement st = admin.createStatement()) {
+      st.execute("CREATE DATABASE " + database);
+    }
+    return url(database);
+  }
+
+  /** A freshly generated demo DuckDB in a directory of its own, to copy tables from. */
+  public static Path demoDuckDb() throws Exception {
+    Path data = Files.createTempDirectory("sonde-demo-");
+    DatabaseRegistry.resetDemo(
+        ConfigLoader.load(null, Map.of(), Map.of("data.dir", data.toString())));
+    return data.resolve("demo.duckdb");
   }
 
   /** Creates {@code database} afresh with Chinook loaded (from ../shared) and returns its URL. */

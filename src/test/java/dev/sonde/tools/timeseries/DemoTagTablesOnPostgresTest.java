@@ -2,15 +2,12 @@ package dev.sonde.tools.timeseries;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.sonde.config.ConfigLoader;
-import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
 import dev.sonde.support.TestPostgres;
 import dev.sonde.support.ToolCalls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -35,16 +32,9 @@ class DemoTagTablesOnPostgresTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path data = Files.createTempDirectory("sonde-demo-pg-");
-    DatabaseRegistry.resetDemo(
-        ConfigLoader.load(null, Map.of(), Map.of("data.dir", data.toString())));
-    Path duck = data.resolve("demo.duckdb");
+    Path duck = TestPostgres.demoDuckDb();
     postgres = TestPostgres.start();
-    try (Connection admin = DriverManager.getConnection(postgres.url("postgres"));
-        Statement st = admin.createStatement()) {
-      st.execute("CREATE DATABASE demo_tags");
-    }
-    String pg = postgres.url("demo_tags");
+    String pg = postgres.createDatabase("demo_tags");
     try (Connection from = DriverManager.getConnection("jdbc:duckdb:" + duck);
         Connection to = DriverManager.getConnection(pg)) {
       for (String table : List.of("GOLD", "DRIVING")) {
