@@ -14,9 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +55,7 @@ class ChatBiOnPostgresTest {
     try (Connection from = DriverManager.getConnection("jdbc:duckdb:" + duck);
         Connection to = DriverManager.getConnection(pg)) {
       for (String table : List.of("categories", "products", "stores", "inventory")) {
-        copy(from, to, table);
+        TestPostgres.copyTable(from, to, table, TABLES.get(table));
       }
     }
     Path ontology = Files.createTempDirectory("sonde-ontology-");
@@ -82,30 +79,6 @@ class ChatBiOnPostgresTest {
     HttpMcpClient client = new HttpMcpClient(sonde.port());
     client.initialize("2025-11-25");
     tools = new ToolCalls(client);
-  }
-
-  private static void copy(Connection from, Connection to, String table) throws Exception {
-    try (Statement create = to.createStatement()) {
-      create.execute("CREATE TABLE " + table + " (" + TABLES.get(table) + ")");
-    }
-    to.setAutoCommit(false);
-    try (Statement read = from.createStatement();
-        ResultSet rs = read.executeQuery("SELECT * FROM " + table)) {
-      int columns = rs.getMetaData().getColumnCount();
-      String marks = String.join(", ", java.util.Collections.nCopies(columns, "?"));
-      try (PreparedStatement insert =
-          to.prepareStatement("INSERT INTO " + table + " VALUES (" + marks + ")")) {
-        while (rs.next()) {
-          for (int i = 1; i <= columns; i++) {
-            insert.setObject(i, rs.getObject(i));
-          }
-          insert.addBatch();
-        }
-        insert.executeBatch();
-      }
-    }
-    to.commit();
-    to.setAutoCommit(true);
   }
 
   @AfterAll

@@ -8,7 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.Collections;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,6 +78,39 @@ public final class TestPostgres implements AutoCloseable {
     DatabaseRegistry.resetDemo(
         ConfigLoader.load(null, Map.of(), Map.of("data.dir", data.toString())));
     return data.resolve("demo.duckdb");
+  }
+
+  /**
+   * Copies {@code table} row for row into {@code to}, created there with {@code columns} (the DDL
+   * between the parentheses; {@code name} is the table's name as written in both).
+   */
+  public static void copyTable(Connection from, Connection to, String name, String columns)
+      throws Exception {
+    try (Statement create = to.createStatement()) {
+      create.execute("CREATE TABLE " + name + " (" + columns + ")");
+    }
+    to.setAutoCommit(false);
+    try (Statement read = from.createStatement();
+        ResultSet rs = read.executeQuery("SELECT * FROM " + name)) {
+      int count = rs.getMetaData().getColumnCount();
+      String marks = String.join(", ", Collections.nCopies(count, "?"));
+      try (PreparedStatement insert =
+          to.prepareStatement("INSERT INTO " + name + " VALUES (" + marks + ")")) {
+        int n = 0;
+        while (rs.next()) {
+          for (int i = 1; i <= count; i++) {
+            insert.setObject(i, rs.getObject(i));
+          }
+          insert.addBatch();
+          if (++n % 10_000 == 0) {
+            insert.executeBatch();
+          }
+        }
+        insert.executeBatch();
+      }
+    }
+    to.commit();
+    to.setAutoCommit(true);
   }
 
   /** Creates {@code database} afresh with Chinook loaded (from ../shared) and returns its URL. */

@@ -53,6 +53,10 @@ class ForecastManyTagsTest {
     tools = new ToolCalls(client);
   }
 
+  static JsonObject forecast(JsonObject spec) {
+    return tools.ok("forecast_table", new JsonObject().put("connection", "shop").put("spec", spec));
+  }
+
   @AfterAll
   static void stop() {
     sonde.close();
@@ -61,17 +65,12 @@ class ForecastManyTagsTest {
   @Test
   void withoutATimeRangeTheWholeHistoryTrainsNotTheLastYearAChartWouldDraw() {
     JsonObject out =
-        tools.ok(
-            "forecast_table",
+        forecast(
             new JsonObject()
-                .put("connection", "shop")
-                .put(
-                    "spec",
-                    new JsonObject()
-                        .put("table", "HISTORY")
-                        .put("tag", "kwh")
-                        .put("rollup", "day")
-                        .put("horizon", 14)));
+                .put("table", "HISTORY")
+                .put("tag", "kwh")
+                .put("rollup", "day")
+                .put("horizon", 14));
     JsonObject kwh = out.getJsonArray("forecasts").getJsonObject(0);
     assertEquals(800, kwh.getInteger("training_points"), out.encode());
     assertTrue(
@@ -82,19 +81,12 @@ class ForecastManyTagsTest {
   @Test
   void theFiveTagsWithTheMostDataAreComparedWithoutAskingBack() {
     JsonObject out =
-        tools.ok(
-            "forecast_table",
+        forecast(
             new JsonObject()
-                .put("connection", "shop")
-                .put(
-                    "spec",
-                    new JsonObject()
-                        .put("table", "SALES")
-                        .put(
-                            "tags",
-                            new JsonArray(List.of("s1", "s2", "s3", "s4", "s5", "s6", "s7")))
-                        .put("rollup", "day")
-                        .put("horizon", 14)));
+                .put("table", "SALES")
+                .put("tags", new JsonArray(List.of("s1", "s2", "s3", "s4", "s5", "s6", "s7")))
+                .put("rollup", "day")
+                .put("horizon", 14));
     List<String> forecast =
         out.getJsonArray("forecasts").stream().map(f -> ((JsonObject) f).getString("tag")).toList();
     assertEquals(List.of("s7", "s6", "s5", "s4", "s3"), forecast);
@@ -111,16 +103,11 @@ class ForecastManyTagsTest {
   @Test
   void tagsComparedWithoutAHorizonShareTheFirstTagsTwentyPercent() {
     JsonObject out =
-        tools.ok(
-            "forecast_table",
+        forecast(
             new JsonObject()
-                .put("connection", "shop")
-                .put(
-                    "spec",
-                    new JsonObject()
-                        .put("table", "SALES")
-                        .put("tags", new JsonArray(List.of("s1", "s7")))
-                        .put("rollup", "day")));
+                .put("table", "SALES")
+                .put("tags", new JsonArray(List.of("s1", "s7")))
+                .put("rollup", "day"));
     JsonObject first = out.getJsonArray("forecasts").getJsonObject(0);
     JsonObject second = out.getJsonArray("forecasts").getJsonObject(1);
     assertEquals(70, first.getInteger("training_points"));

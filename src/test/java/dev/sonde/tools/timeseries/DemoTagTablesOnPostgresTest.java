@@ -11,9 +11,6 @@ import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -38,7 +35,11 @@ class DemoTagTablesOnPostgresTest {
     try (Connection from = DriverManager.getConnection("jdbc:duckdb:" + duck);
         Connection to = DriverManager.getConnection(pg)) {
       for (String table : List.of("GOLD", "DRIVING")) {
-        copy(from, to, table);
+        TestPostgres.copyTable(
+            from,
+            to,
+            "\"" + table + "\"",
+            "\"NAME\" VARCHAR NOT NULL, \"TIME\" TIMESTAMP NOT NULL, \"VALUE\" DOUBLE PRECISION NOT NULL");
       }
     }
     sonde =
@@ -52,35 +53,6 @@ class DemoTagTablesOnPostgresTest {
     HttpMcpClient client = new HttpMcpClient(sonde.port());
     client.initialize("2025-11-25");
     tools = new ToolCalls(client);
-  }
-
-  private static void copy(Connection from, Connection to, String table) throws Exception {
-    try (Statement create = to.createStatement()) {
-      create.execute(
-          "CREATE TABLE \""
-              + table
-              + "\" (\"NAME\" VARCHAR NOT NULL, \"TIME\" TIMESTAMP NOT NULL,"
-              + " \"VALUE\" DOUBLE PRECISION NOT NULL)");
-    }
-    to.setAutoCommit(false);
-    try (Statement read = from.createStatement();
-        ResultSet rs = read.executeQuery("SELECT NAME, TIME, VALUE FROM \"" + table + "\"");
-        PreparedStatement insert =
-            to.prepareStatement("INSERT INTO \"" + table + "\" VALUES (?, ?, ?)")) {
-      int n = 0;
-      while (rs.next()) {
-        insert.setString(1, rs.getString(1));
-        insert.setTimestamp(2, rs.getTimestamp(2));
-        insert.setDouble(3, rs.getDouble(3));
-        insert.addBatch();
-        if (++n % 10_000 == 0) {
-          insert.executeBatch();
-        }
-      }
-      insert.executeBatch();
-    }
-    to.commit();
-    to.setAutoCommit(true);
   }
 
   @AfterAll
