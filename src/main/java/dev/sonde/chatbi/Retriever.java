@@ -56,15 +56,12 @@ public final class Retriever {
     METRIC
   }
 
-  /** Something a question can be about, with every word that names it. */
-  /** {@code glossary}: the words a glossary term gives it, as opposed to its own name. */
+  /**
+   * Something a question can be about, with every word that names it; {@code glossary}: the words a
+   * glossary term gives it, as opposed to its own name.
+   */
   record Item(
-      String key,
-      Kind kind,
-      Set<String> tables,
-      List<String> words,
-      Set<String> glossary,
-      String text) {}
+      String key, Kind kind, Set<String> tables, List<String> words, Set<String> glossary) {}
 
   /** An item the question is about: its scores and why. */
   public record Match(
@@ -150,7 +147,7 @@ public final class Retriever {
       termsByTarget
           .getOrDefault("table:" + e.table().toLowerCase(Locale.ROOT), List.of())
           .forEach(t -> named.addAll(t.words()));
-      add("table " + e.table(), Kind.TABLE, Set.of(e.table()), e.table(), named, e.description());
+      add("table " + e.table(), Kind.TABLE, Set.of(e.table()), e.table(), named);
       for (Attribute a : e.attributes()) {
         if (a.role() == Role.IDENTIFIER) {
           continue;
@@ -160,13 +157,7 @@ public final class Retriever {
         termsByTarget
             .getOrDefault("column:" + column.toLowerCase(Locale.ROOT), List.of())
             .forEach(t -> columnNamed.addAll(t.words()));
-        add(
-            "column " + column,
-            Kind.COLUMN,
-            Set.of(e.table()),
-            a.column(),
-            columnNamed,
-            a.description());
+        add("column " + column, Kind.COLUMN, Set.of(e.table()), a.column(), columnNamed);
       }
     }
     for (Term t : ontology.glossary()) {
@@ -177,18 +168,13 @@ public final class Retriever {
       if (t.time() != null) {
         tables.add(Ontology.tableOf(t.time()));
       }
-      add("metric " + t.term(), Kind.METRIC, tables, null, t.words(), null);
+      add("metric " + t.term(), Kind.METRIC, tables, null, t.words());
     }
   }
 
   /** An item named by its identifier ({@code order_items} → "order items") and glossary words. */
   private void add(
-      String key,
-      Kind kind,
-      Set<String> tables,
-      String identifier,
-      List<String> named,
-      String note) {
+      String key, Kind kind, Set<String> tables, String identifier, List<String> named) {
     List<String> words = new ArrayList<>();
     if (identifier != null) {
       words.add(OntologyBootstrap.words(identifier));
@@ -197,8 +183,7 @@ public final class Retriever {
     List<String> distinct = words.stream().filter(w -> !w.isBlank()).distinct().toList();
     Set<String> glossary = new LinkedHashSet<>();
     named.forEach(w -> glossary.add(w.toLowerCase(Locale.ROOT)));
-    String text = String.join(" ; ", distinct) + (note == null ? "" : " ; " + note);
-    items.add(new Item(key, kind, tables, distinct, glossary, text));
+    items.add(new Item(key, kind, tables, distinct, glossary));
   }
 
   /** The tables named in an expression's qualified columns. */

@@ -443,13 +443,14 @@ final class SemanticParser {
     }
     // lower-case names too, where a name goes: "the population of denver", "people in austin"
     Matcher named = AFTER_PREPOSITION.matcher(q.toLowerCase(Locale.ROOT));
+    List<String> domainWords = domainWords();
     while (named.find()) {
       String word = named.group(1);
       boolean explained =
           FUNCTION_WORDS.contains(word)
               || unknown.stream().anyMatch(u -> u.equalsIgnoreCase(word))
               || known.stream().anyMatch(k -> Retriever.indexOf(k, word) >= 0)
-              || domainWords().stream().anyMatch(k -> Retriever.indexOf(k, word) >= 0)
+              || domainWords.stream().anyMatch(k -> Retriever.indexOf(k, word) >= 0)
               || TimeWindows.find(word, java.time.ZonedDateTime.now()) != null;
       if (!explained) {
         unknown.add(word);
