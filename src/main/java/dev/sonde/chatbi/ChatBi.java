@@ -107,16 +107,33 @@ public final class ChatBi {
               + " values matched; tables "
               + found.tables(),
           found.toJson().put("domain", ontology.domain()));
-      String sql =
-          model == null
-              ? generate(run, ontology, db, found, nlq, now)
-              : withModel(run, ontology, db, found, nlq, now);
-      if (sql == null) {
-        return run.failure(run.errors, run.errors.get(run.errors.size() - 1), run.sql);
-      }
-      return execute(run, db, sql, zone, await);
+      return model == null
+          ? generated(run, ontology, db, found, nlq, now, zone)
+          : withModel(run, ontology, db, found, nlq, now, zone);
     } finally {
       traces.write(reqId, nlq, run.trace);
+    }
+  }
+
+  /** The embedded generator's SQL, validated and run; a failure says which step stopped it. */
+  private JsonObject generated(
+      Run run,
+      Ontology ontology,
+      Database db,
+      Retrieved found,
+      String nlq,
+      ZonedDateTime now,
+      ZoneId zone)
+      throws InterruptedException {
+    String sql = generate(run, ontology, db, found, nlq, now);
+    if (sql == null) {
+      return run.failure(run.errors, run.errors.get(run.errors.size() - 1), run.sql);
+    }
+    try {
+      return run.success(sql, execute(run, db, sql, zone));
+    } catch (DatabaseException e) {
+      return run.failure(
+          List.of("查询执行失败 / execution failed: " + e.getMessage()), e.getMessage(), sql);
     }
   }
 
@@ -150,12 +167,18 @@ public final class ChatBi {
   }
 
   /**
-   * The model path: prompt, answer, SQL out of it, validation; a refused SQL goes back to the model
-   * with the reason, at most {@code retries} times. An unreachable model falls back to the embedded
-   * generator, said in the trace.
+   * The model path: prompt, answer, SQL out of it, validation, execution; a SQL refused or failing
+   * goes back to the model with the reason, at most {@code retries} times. An unreachable model
+   * falls back to the embedded generator, said in the trace.
    */
-  private String withModel(
-      Run run, Ontology ontology, Database db, Retrieved found, String nlq, ZonedDateTime now)
+  private JsonObject withModel(
+      Run run,
+      Ontology ontology,
+      Database db,
+      Retrieved found,
+      String nlq,
+      ZonedDateTime now,
+      ZoneId zone)
       throws InterruptedException {
     String system = Prompt.system(db.dialectName());
     String user = Prompt.user(ontology, found, nlq, now.toLocalDate());
@@ -175,7 +198,7 @@ public final class ChatBi {
             false,
             e.getMessage() + "; falling back to the embedded generator",
             new JsonObject().put("provider", model.provider()).put("model", model.model()));
-        return generate(run, ontology, db, found, nlq, now);
+        return generated(run, ontology, db, found, nlq, now, zone);
       }
       run.step(
           "llm",
@@ -199,16 +222,27 @@ public final class ChatBi {
           "extract", true, "SQL from the answer's code block", new JsonObject().put("sql", sql));
       String refused = run.validate(ontology, db, sql);
       if (refused == null) {
-        return sql;
+        try {
+          return run.success(sql, execute(run, db, sql, zone));
+        } catch (DatabaseException e) {
+          refused = e.getMessage();
+          run.errors.add("查询执行失败 / execution failed: " + refused);
+        }
+      } else {
+        run.errors.add("SQL 校验失败 / validation failed: " + refused);
       }
-      run.errors.add("SQL 校验失败 / validation failed: " + refused);
       retry = "\n\n" + Prompt.retry(sql, refused);
     }
-    return null;
+    return run.failure(run.errors, run.errors.get(run.errors.size() - 1), run.sql);
   }
 
-  private JsonObject execute(Run run, Database db, String sql, ZoneId zone, Await await)
+  /**
+   * Runs the validated SQL: the envelope's data, rows keyed by column; a failure is recorded as a
+   * failed step and rethrown for the caller to report or send back to the model.
+   */
+  private JsonObject execute(Run run, Database db, String sql, ZoneId zone)
       throws InterruptedException {
+    Await await = run.await;
     JsonObject result;
     try {
       result =
@@ -216,8 +250,7 @@ public final class ChatBi {
               db.query(new QueryRequest(sql, config.rowCap(), false, "iso", zone), stop -> {}));
     } catch (DatabaseException e) {
       run.step("execute", false, e.getMessage(), new JsonObject());
-      return run.failure(
-          List.of("查询执行失败 / execution failed: " + e.getMessage()), e.getMessage(), sql);
+      throw e;
     }
     List<String> columns = new ArrayList<>();
     result.getJsonArray("columns").forEach(c -> columns.add(((JsonObject) c).getString("name")));
@@ -257,7 +290,7 @@ public final class ChatBi {
         true,
         rows.size() + " rows" + (truncated ? " of " + (actual < 0 ? "more" : actual) : ""),
         new JsonObject().put("rowCount", rows.size()).put("truncated", truncated));
-    return run.success(sql, data);
+    return data;
   }
 
   /** One question's state: its id, steps so far, the last SQL and the errors. */

@@ -196,6 +196,30 @@ class ChatBiModelTest {
   }
 
   @Test
+  void anAnswerThatPassesValidationButFailsToRunIsSentBackToo() throws Exception {
+    // EXPLAIN cannot see that no store name is a number; running it does
+    String failsToRun = "SELECT stores.city, CAST(stores.name AS INTEGER) AS n FROM stores";
+    int port = model("openai", List.of(failsToRun, GOOD));
+    JsonObject envelope = ask("openai", port, "Which cities hold the most stock?");
+    assertTrue(envelope.getBoolean("success"), envelope.encode());
+    assertEquals(
+        List.of(
+            "retrieve",
+            "prompt",
+            "llm",
+            "extract",
+            "validate",
+            "execute!",
+            "llm",
+            "extract",
+            "validate",
+            "execute"),
+        steps(envelope));
+    String retry = requests.get(1).getJsonArray("messages").getJsonObject(1).getString("content");
+    assertTrue(retry.contains(failsToRun), retry);
+  }
+
+  @Test
   void anOllamaModelAnswersInItsOwnFormat() throws Exception {
     int port = model("ollama", List.of(GOOD));
     JsonObject envelope = ask("ollama", port, "Which cities hold the most stock?");
