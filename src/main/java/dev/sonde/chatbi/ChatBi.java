@@ -108,29 +108,21 @@ public final class ChatBi {
               + found.tables(),
           found.toJson().put("domain", ontology.domain()));
       return model == null
-          ? generated(run, ontology, db, found, nlq, now, zone)
-          : withModel(run, ontology, db, found, nlq, now, zone);
+          ? generated(run, new Question(ontology, db, found, nlq, now, zone))
+          : withModel(run, new Question(ontology, db, found, nlq, now, zone));
     } finally {
       traces.write(reqId, nlq, run.trace);
     }
   }
 
   /** The embedded generator's SQL, validated and run; a failure says which step stopped it. */
-  private JsonObject generated(
-      Run run,
-      Ontology ontology,
-      Database db,
-      Retrieved found,
-      String nlq,
-      ZonedDateTime now,
-      ZoneId zone)
-      throws InterruptedException {
-    String sql = generate(run, ontology, db, found, nlq, now);
+  private JsonObject generated(Run run, Question q) throws InterruptedException {
+    String sql = generate(run, q);
     if (sql == null) {
       return run.failure(run.errors, run.errors.get(run.errors.size() - 1), run.sql);
     }
     try {
-      return run.success(sql, execute(run, db, sql, zone));
+      return run.success(sql, execute(run, q, sql));
     } catch (DatabaseException e) {
       return run.failure(
           List.of("查询执行失败 / execution failed: " + e.getMessage()), e.getMessage(), sql);
@@ -138,14 +130,12 @@ public final class ChatBi {
   }
 
   /** The embedded generator, then validation; null (with the reason) when either fails. */
-  private String generate(
-      Run run, Ontology ontology, Database db, Retrieved found, String nlq, ZonedDateTime now)
-      throws InterruptedException {
-    SemanticParser parser = new SemanticParser(ontology, db.dialectName());
+  private String generate(Run run, Question q) throws InterruptedException {
+    SemanticParser parser = new SemanticParser(q.ontology(), q.db().dialectName());
     String sql;
     QueryPlan plan;
     try {
-      plan = parser.parse(nlq, found, now);
+      plan = parser.parse(q.nlq(), q.found(), q.now());
       sql = parser.sql(plan);
     } catch (NotUnderstood e) {
       run.step("generate", false, "did not understand " + e.getMessage(), new JsonObject());
@@ -158,7 +148,7 @@ public final class ChatBi {
         true,
         "embedded semantic parser: " + String.join("; ", plan.understood()),
         new JsonObject().put("sql", sql).put("understood", new JsonArray(plan.understood())));
-    String refused = run.validate(ontology, db, sql);
+    String refused = run.validate(q, sql);
     if (refused != null) {
       run.errors.add("SQL 校验失败 / validation failed: " + refused);
       return null;
@@ -171,21 +161,13 @@ public final class ChatBi {
    * goes back to the model with the reason, at most {@code retries} times. An unreachable model
    * falls back to the embedded generator, said in the trace.
    */
-  private JsonObject withModel(
-      Run run,
-      Ontology ontology,
-      Database db,
-      Retrieved found,
-      String nlq,
-      ZonedDateTime now,
-      ZoneId zone)
-      throws InterruptedException {
-    String system = Prompt.system(db.dialectName());
-    String user = Prompt.user(ontology, found, nlq, now.toLocalDate());
+  private JsonObject withModel(Run run, Question q) throws InterruptedException {
+    String system = Prompt.system(q.db().dialectName());
+    String user = Prompt.user(q.ontology(), q.found(), q.nlq(), q.now().toLocalDate());
     run.step(
         "prompt",
         true,
-        "context of " + found.tables().size() + " tables for " + model.provider(),
+        "context of " + q.found().tables().size() + " tables for " + model.provider(),
         new JsonObject().put("chars", system.length() + user.length()));
     String retry = "";
     for (int attempt = 0; attempt <= config.llm().retries(); attempt++) {
@@ -198,7 +180,7 @@ public final class ChatBi {
             false,
             e.getMessage() + "; falling back to the embedded generator",
             new JsonObject().put("provider", model.provider()).put("model", model.model()));
-        return generated(run, ontology, db, found, nlq, now, zone);
+        return generated(run, q);
       }
       run.step(
           "llm",
@@ -220,10 +202,10 @@ public final class ChatBi {
       run.sql = sql;
       run.step(
           "extract", true, "SQL from the answer's code block", new JsonObject().put("sql", sql));
-      String refused = run.validate(ontology, db, sql);
+      String refused = run.validate(q, sql);
       if (refused == null) {
         try {
-          return run.success(sql, execute(run, db, sql, zone));
+          return run.success(sql, execute(run, q, sql));
         } catch (DatabaseException e) {
           refused = e.getMessage();
           run.errors.add("查询执行失败 / execution failed: " + refused);
@@ -240,8 +222,9 @@ public final class ChatBi {
    * Runs the validated SQL: the envelope's data, rows keyed by column; a failure is recorded as a
    * failed step and rethrown for the caller to report or send back to the model.
    */
-  private JsonObject execute(Run run, Database db, String sql, ZoneId zone)
-      throws InterruptedException {
+  private JsonObject execute(Run run, Question q, String sql) throws InterruptedException {
+    Database db = q.db();
+    ZoneId zone = q.zone();
     Await await = run.await;
     JsonObject result;
     try {
@@ -293,6 +276,15 @@ public final class ChatBi {
     return data;
   }
 
+  /** What a question is asked of: its domain, database, retrieved context, words, time and zone. */
+  private record Question(
+      Ontology ontology,
+      Database db,
+      Retrieved found,
+      String nlq,
+      ZonedDateTime now,
+      ZoneId zone) {}
+
   /** One question's state: its id, steps so far, the last SQL and the errors. */
   private final class Run {
     final String reqId;
@@ -322,7 +314,9 @@ public final class ChatBi {
      * The databases guard, the AST check against the domain, then EXPLAIN within the configured
      * time: null when the SQL passes all three, else what stopped it.
      */
-    String validate(Ontology ontology, Database db, String candidate) throws InterruptedException {
+    String validate(Question q, String candidate) throws InterruptedException {
+      Ontology ontology = q.ontology();
+      Database db = q.db();
       JsonObject data = new JsonObject();
       String refused = null;
       try {

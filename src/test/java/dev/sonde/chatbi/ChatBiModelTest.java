@@ -8,7 +8,6 @@ import com.sun.net.httpserver.HttpServer;
 import dev.sonde.config.SondeConfig.ChatBiConfig;
 import dev.sonde.config.SondeConfig.LlmConfig;
 import dev.sonde.support.DatabaseSonde;
-import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -21,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -117,23 +115,7 @@ class ChatBiModelTest {
             config,
             data,
             Map.of("SONDE_TEST_KEY", "sk-secret-123"));
-    return chatBi.ask(
-        question,
-        "retail",
-        ZoneOffset.UTC,
-        new ChatBi.Await() {
-          @Override
-          public <T> T await(Future<T> f) throws InterruptedException {
-            try {
-              return f.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException e) {
-              throw (RuntimeException) e.getCause();
-            } catch (java.util.concurrent.TimeoutException e) {
-              throw new IllegalStateException(e);
-            }
-          }
-        },
-        (step, millis) -> {});
+    return chatBi.ask(question, "retail", ZoneOffset.UTC, Evaluation::await, (step, millis) -> {});
   }
 
   static List<String> steps(JsonObject envelope) {
