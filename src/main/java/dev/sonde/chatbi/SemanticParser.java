@@ -412,7 +412,7 @@ final class SemanticParser {
     if (!c.find() || m.said() == null) {
       return false;
     }
-    int at = startOf(q.toLowerCase(Locale.ROOT), m.said());
+    int at = Retriever.indexOf(q.toLowerCase(Locale.ROOT), m.said());
     return at >= c.end() && q.substring(c.end(), at).trim().split("\\s+").length <= 2;
   }
 
@@ -632,8 +632,8 @@ final class SemanticParser {
     Match best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (Match t : tables) {
-      // a word's start: "track" said as "tracks" still starts where it does
-      int at = t.said() == null ? -1 : startOf(lower, t.said());
+      // where the question says it, plural or not ("tracks" for "track")
+      int at = t.said() == null ? -1 : Retriever.indexOf(lower, t.said());
       if (at < 0) {
         continue;
       }
@@ -650,11 +650,6 @@ final class SemanticParser {
       }
     }
     return best != null ? best : tables.get(0);
-  }
-
-  private static int startOf(String q, String word) {
-    Matcher m = Pattern.compile("(?<![\\p{L}\\p{N}])" + Pattern.quote(word)).matcher(q);
-    return m.find() ? m.start() : q.indexOf(word);
   }
 
   /** year, quarter, month, week or day when the question asks per one; else null. */
