@@ -59,6 +59,7 @@ public final class ChatBi {
   private final Traces traces;
   private final ModelClient model;
   private final Map<String, Retriever> retrievers = new ConcurrentHashMap<>();
+  private final DatabaseValues databaseValues = new DatabaseValues();
 
   public ChatBi(
       Vertx vertx,
@@ -87,8 +88,9 @@ public final class ChatBi {
       Ontology ontology;
       Database db;
       try {
-        ontology = Ontologies.load(Path.of(config.ontology())).choose(domain);
-        db = databases.get(ontology.connection());
+        Ontology declared = Ontologies.load(Path.of(config.ontology())).choose(domain);
+        db = databases.get(declared.connection());
+        ontology = databaseValues.filled(declared, db, await);
       } catch (OntologyException | DatabaseException e) {
         return run.failure(List.of(e.getMessage()), e.getMessage(), "");
       }

@@ -132,12 +132,34 @@ public record Ontology(
     }
   }
 
-  /** The values of a low-cardinality column ({@code table.column}), each with its synonyms. */
+  /**
+   * The values of a column ({@code table.column}), each with its synonyms; {@code fromDatabase}:
+   * the column's distinct values are also read from the database (names too many to list: cities).
+   */
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
-  public record ValueDictionary(String column, List<Value> entries) {
+  public record ValueDictionary(
+      String column,
+      List<Value> entries,
+      @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean fromDatabase) {
     public ValueDictionary {
       entries = entries == null ? List.of() : List.copyOf(entries);
     }
+  }
+
+  /** This domain with other value dictionaries (those read from the database filled in). */
+  Ontology withValues(List<ValueDictionary> filled) {
+    return new Ontology(
+        format,
+        version,
+        domain,
+        connection,
+        isDefault,
+        description,
+        entities,
+        glossary,
+        filled,
+        joins,
+        examples);
   }
 
   @JsonInclude(JsonInclude.Include.NON_EMPTY)

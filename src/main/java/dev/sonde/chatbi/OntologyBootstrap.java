@@ -10,14 +10,12 @@ import dev.sonde.chatbi.Ontology.Term;
 import dev.sonde.chatbi.Ontology.Value;
 import dev.sonde.chatbi.Ontology.ValueDictionary;
 import dev.sonde.db.Database;
-import dev.sonde.db.QueryRequest;
 import dev.sonde.db.TableRef;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -218,7 +216,11 @@ public final class OntologyBootstrap {
           new Term(words(d.ref().name()), synonymsOf(d.ref().name()), entity, null, null, null));
     }
     joins.addAll(joinsByName(entities, singleKeys, joins));
-    return dictionaries(textColumns)
+    Set<String> labels = new HashSet<>();
+    entities.stream()
+        .filter(e -> e.label() != null)
+        .forEach(e -> labels.add(e.table() + "." + e.label()));
+    return dictionaries(textColumns, labels)
         .map(
             values ->
                 new Ontology(
@@ -303,39 +305,33 @@ public final class OntologyBootstrap {
         .orElse(null);
   }
 
-  /** Distinct values of each text column, kept when there are at most {@link #MAX_VALUES}. */
-  private Future<List<ValueDictionary>> dictionaries(List<TextColumn> textColumns) {
+  /**
+   * Distinct values of each text column, kept when there are at most {@link #MAX_VALUES}; an
+   * entity's label with more (cities, customers) is read from the database when asked instead.
+   */
+  private Future<List<ValueDictionary>> dictionaries(
+      List<TextColumn> textColumns, Set<String> labels) {
     Future<List<ValueDictionary>> out = Future.succeededFuture(new ArrayList<>());
     for (TextColumn c : textColumns) {
-      String column = db.quote(c.column());
-      String sql =
-          "SELECT DISTINCT "
-              + column
-              + " FROM "
-              + db.quoted(c.table())
-              + " WHERE "
-              + column
-              + " IS NOT NULL";
-      QueryRequest request = new QueryRequest(sql, MAX_VALUES + 1, false, "iso", ZoneOffset.UTC);
+      String qualified = c.entity() + "." + c.column();
       out =
           out.compose(
               list ->
-                  db.query(request, stop -> {})
+                  DatabaseValues.distinct(db, db.quoted(c.table()), c.column(), MAX_VALUES)
                       .map(
-                          result -> {
-                            JsonArray rows = result.getJsonArray("rows", new JsonArray());
+                          rows -> {
                             List<Value> values = new ArrayList<>();
-                            for (Object r : rows) {
-                              Object v = ((JsonArray) r).getValue(0);
+                            for (Object v : rows) {
                               if (v instanceof String s && s.length() <= MAX_VALUE_LENGTH) {
                                 values.add(new Value(s, List.of()));
                               }
                             }
-                            if (!result.getBoolean("truncated", false)
-                                && rows.size() <= MAX_VALUES
+                            if (rows.size() > MAX_VALUES && labels.contains(qualified)) {
+                              list.add(new ValueDictionary(qualified, List.of(), true));
+                            } else if (rows.size() <= MAX_VALUES
                                 && values.size() == rows.size()
                                 && !values.isEmpty()) {
-                              list.add(new ValueDictionary(c.entity() + "." + c.column(), values));
+                              list.add(new ValueDictionary(qualified, values, false));
                             }
                             return list;
                           })

@@ -253,7 +253,6 @@ public final class Retriever {
         Comparator.comparingDouble(Match::score)
             .reversed()
             .thenComparing(m -> -m.item().kind().ordinal()));
-    disambiguate(matches);
     List<int[]> saidSpans = new ArrayList<>();
     for (String word : said) {
       int at = indexOf(q, word);
@@ -262,6 +261,7 @@ public final class Retriever {
       }
     }
     List<ValueMatch> values = values(q, saidSpans);
+    disambiguate(q, matches, values);
     subsume(q, matches, values);
     List<String> dropped = new ArrayList<>();
     while (matches.size() > BUDGET) {
@@ -324,10 +324,13 @@ public final class Retriever {
   }
 
   /**
-   * A word that names columns of several tables ("city": stores and customers) means the column of
-   * a table the rest of the question is about; failing that, the one a glossary term gives it.
+   * A word that names columns of several tables ("city": stores and customers; "largest": a city's
+   * population, a state's area) means the column of the table named right after it ("the largest
+   * state"); nothing when a measure column's word follows ("the largest population": it only
+   * ranks); else the column of a table the rest of the question is about, its values included;
+   * failing that, the one a glossary term gives it.
    */
-  private static void disambiguate(List<Match> matches) {
+  private void disambiguate(String q, List<Match> matches, List<ValueMatch> values) {
     Map<String, List<Match>> byWord = new LinkedHashMap<>();
     for (Match m : matches) {
       String said = m.said();
@@ -335,14 +338,35 @@ public final class Retriever {
         byWord.computeIfAbsent(said, k -> new ArrayList<>()).add(m);
       }
     }
-    for (List<Match> same : byWord.values()) {
+    for (Map.Entry<String, List<Match>> word : byWord.entrySet()) {
+      List<Match> same = word.getValue();
       if (same.size() < 2) {
+        continue;
+      }
+      int at = indexOf(q, word.getKey());
+      String after = at < 0 ? "" : q.substring(at + word.getKey().length()).strip();
+      List<Match> beside =
+          same.stream()
+              .filter(
+                  m -> tableWords(m.item().tables()).stream().anyMatch(w -> indexOf(after, w) == 0))
+              .toList();
+      boolean measureFollows =
+          matches.stream()
+              .filter(m -> !same.contains(m) && m.item().kind() == Kind.COLUMN && m.said() != null)
+              .anyMatch(m -> indexOf(after, m.said()) == 0 && isMeasure(m));
+      if (!beside.isEmpty()) {
+        matches.removeAll(same.stream().filter(m -> !beside.contains(m)).toList());
+        continue;
+      }
+      if (measureFollows) {
+        matches.removeAll(same);
         continue;
       }
       Set<String> others = new LinkedHashSet<>();
       matches.stream()
           .filter(m -> !same.contains(m))
           .forEach(m -> others.addAll(m.item().tables()));
+      values.forEach(v -> others.add(Ontology.tableOf(v.column())));
       List<Match> inContext =
           same.stream().filter(m -> others.containsAll(m.item().tables())).toList();
       List<Match> keep =
@@ -355,24 +379,51 @@ public final class Retriever {
     }
   }
 
+  /** The words naming any of {@code tables}, lower case. */
+  private List<String> tableWords(Set<String> tables) {
+    List<String> out = new ArrayList<>();
+    for (Item item : items) {
+      if (item.kind() == Kind.TABLE && tables.containsAll(item.tables())) {
+        item.words().forEach(w -> out.add(w.toLowerCase(Locale.ROOT)));
+      }
+    }
+    return out;
+  }
+
+  private boolean isMeasure(Match column) {
+    String qualified = column.item().key().substring("column ".length());
+    Attribute a =
+        ontology.entity(Ontology.tableOf(qualified)).attribute(Ontology.columnOf(qualified));
+    return a != null && a.role() == Role.MEASURE;
+  }
+
   /**
    * Dictionary values and their synonyms found in the question, longest first, not overlapping; a
-   * word that already named a table, column or metric is that and not a value ("store").
+   * word that already named a table, column or metric is that and not a value ("store"). Words that
+   * are a value of several columns ("missouri": a state and a river) are the one whose table the
+   * question names beside them ("the missouri river", "the city of new york"), else the first
+   * dictionary's.
    */
   private List<ValueMatch> values(String q, List<int[]> saidSpans) {
     record Candidate(String text, String column, String value) {}
-    List<Candidate> candidates = new ArrayList<>();
+    Map<String, List<Candidate>> byText = new LinkedHashMap<>();
     for (ValueDictionary d : ontology.values()) {
       for (Value v : d.entries()) {
-        candidates.add(new Candidate(v.value(), d.column(), v.value()));
-        v.synonyms().forEach(s -> candidates.add(new Candidate(s, d.column(), v.value())));
+        byText
+            .computeIfAbsent(v.value().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+            .add(new Candidate(v.value(), d.column(), v.value()));
+        for (String synonym : v.synonyms()) {
+          byText
+              .computeIfAbsent(synonym.toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+              .add(new Candidate(synonym, d.column(), v.value()));
+        }
       }
     }
-    candidates.sort(Comparator.comparingInt((Candidate c) -> c.text().length()).reversed());
+    List<String> texts = new ArrayList<>(byText.keySet());
+    texts.sort(Comparator.comparingInt(String::length).reversed());
     List<ValueMatch> out = new ArrayList<>();
     boolean[] taken = new boolean[q.length()];
-    for (Candidate c : candidates) {
-      String text = c.text().toLowerCase(Locale.ROOT);
+    for (String text : texts) {
       int at = indexOf(q, text);
       if (text.length() < 2 || at < 0 || anyTaken(taken, at, text.length())) {
         continue;
@@ -383,12 +434,31 @@ public final class Retriever {
       if (named) {
         continue;
       }
-      for (int k = at; k < at + text.length(); k++) {
+      for (int k = at; k < end; k++) {
         taken[k] = true;
       }
-      out.add(new ValueMatch(c.text(), c.column(), c.value()));
+      List<Candidate> same = byText.get(text);
+      Candidate chosen =
+          same.stream()
+              .filter(c -> namedBeside(q, at, end, Ontology.tableOf(c.column())))
+              .findFirst()
+              .orElse(same.get(0));
+      out.add(new ValueMatch(chosen.text(), chosen.column(), chosen.value()));
     }
     return out;
+  }
+
+  /** The question names {@code table} right after q[at, end) or right before it ("city of"). */
+  private boolean namedBeside(String q, int at, int end, String table) {
+    String before = q.substring(0, at).strip();
+    String after = q.substring(end).strip();
+    for (String w : tableWords(Set.of(table))) {
+      if (indexOf(after, w) == 0
+          || before.matches("(?s).*\\b" + Pattern.quote(w) + "s?(?:\\s+(?:of|named|called))?")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -246,8 +246,9 @@ final class SemanticParser {
     // what to group by (with a measure) or to list (without one)
     boolean grouping = GROUPING.matcher(q).find();
     boolean listing = LISTING.matcher(q).find();
-    Integer n = topN(q);
-    boolean superlative = n == null && SUPERLATIVE.matcher(q).find();
+    String ranks = withoutNames(q, found);
+    Integer n = topN(ranks);
+    boolean superlative = n == null && SUPERLATIVE.matcher(ranks).find();
     Matcher above = ABOVE_AVERAGE.matcher(q);
     Matcher below = BELOW_AVERAGE.matcher(q);
     boolean comparing = above.find() || below.find();
@@ -343,7 +344,7 @@ final class SemanticParser {
     }
     Order order = null;
     Integer limit = null;
-    boolean ascending = ASCENDING.matcher(q).find();
+    boolean ascending = ASCENDING.matcher(ranks).find();
     if (periodOutput != null && n == null && !superlative) {
       order = new Order(periodOutput.alias(), false);
     } else if (!measures.isEmpty() && !dimensions.isEmpty()) {
@@ -353,7 +354,7 @@ final class SemanticParser {
         understood.add((ascending ? "bottom " : "top ") + limit);
       }
     } else if (measures.isEmpty()) {
-      Matcher ranking = RANKING.matcher(q);
+      Matcher ranking = RANKING.matcher(ranks);
       if (ranking.find()) {
         throw new NotUnderstood(
             "'"
@@ -395,6 +396,30 @@ final class SemanticParser {
       }
     }
     return out;
+  }
+
+  /**
+   * The question without the words of values and of what is not measured: "the highest point" names
+   * a column and "Best Buy" a store; neither ranks anything.
+   */
+  private String withoutNames(String q, Retrieved found) {
+    List<String> names = new ArrayList<>();
+    found.values().forEach(v -> names.add(v.text().toLowerCase(Locale.ROOT)));
+    found.matches().stream()
+        .filter(m -> m.said() != null && m.lexical() > 0)
+        .filter(m -> m.item().kind() == Kind.COLUMN && role(m) != Role.MEASURE)
+        .forEach(m -> names.add(m.said()));
+    StringBuilder out = new StringBuilder(q);
+    String lower = q.toLowerCase(Locale.ROOT);
+    for (String name : names) {
+      int at = Retriever.indexOf(lower, name);
+      if (at >= 0 && lower.length() == q.length()) {
+        for (int k = at; k < at + name.length(); k++) {
+          out.setCharAt(k, ' ');
+        }
+      }
+    }
+    return out.toString();
   }
 
   /** The measure is one of the table's own columns, aggregated (not a metric across tables). */
