@@ -9,6 +9,7 @@ import java.util.List;
  *
  * @param keys the grouping's identity (products.product_id), grouped by but not shown
  * @param having a condition on each group's measure, e.g. {@code > (average over the groups)}
+ * @param ties the limit counts places, not rows: "the longest river" is every river tied longest
  */
 record QueryPlan(
     List<Output> dimensions,
@@ -18,6 +19,7 @@ record QueryPlan(
     Having having,
     Order order,
     Integer limit,
+    boolean ties,
     List<String> tables,
     List<String> understood) {
 

@@ -43,6 +43,11 @@ public final class Retriever {
   static final int BUDGET = 16;
 
   private static final int MAX_HOPS = 2;
+
+  /** An English superlative: what it ranks is named after it ("the largest state"). */
+  private static final Pattern SUPERLATIVE_WORD =
+      Pattern.compile("(?i)[a-z]{2,}est|most|least|fewest");
+
   private static final double DENSE_FLOOR = 0.4;
   private static final int DENSE_TOP = 3;
   private static final List<String> FIELDS = List.of("en", "cjk");
@@ -66,6 +71,9 @@ public final class Retriever {
   /** An item the question is about: its scores and why. */
   public record Match(
       Item item, double score, double lexical, double dense, List<String> why, String said) {}
+
+  /** Words that are a value of a column: the value itself or one of its synonyms. */
+  private record Candidate(String text, String column, String value) {}
 
   /** A value of a dictionary found in the question. */
   public record ValueMatch(String text, String column, String value) {}
@@ -285,23 +293,38 @@ public final class Retriever {
       Map<Integer, double[]> scores,
       Map<Integer, List<String>> why,
       Map<Integer, String> saidBy) {
+    String lower = question.toLowerCase(Locale.ROOT);
     Map<String, List<String>> asked = new HashMap<>();
     for (String field : FIELDS) {
       asked.put(field, tokens(field, question));
     }
     for (int i = 0; i < items.size(); i++) {
       Item item = items.get(i);
+      // the longest word said as written: "population density" rather than "density" inside it
+      String longest = null;
       for (int w = 0; w < item.words().size(); w++) {
         List<String> run = wordTokens.get(i).get(w);
         String field = fieldOf(item.words().get(w));
-        if (!run.isEmpty() && Collections.indexOfSubList(asked.get(field), run) >= 0) {
-          scores.computeIfAbsent(i, k -> new double[2])[0] = 1;
-          why.computeIfAbsent(i, k -> new ArrayList<>()).add("says '" + item.words().get(w) + "'");
-          saidBy.put(i, item.words().get(w).toLowerCase(Locale.ROOT));
-          break;
+        String word = item.words().get(w);
+        if (!run.isEmpty()
+            && Collections.indexOfSubList(asked.get(field), run) >= 0
+            && (longest == null || longer(word, longest, lower))) {
+          longest = word;
         }
       }
+      if (longest != null) {
+        scores.computeIfAbsent(i, k -> new double[2])[0] = 1;
+        why.computeIfAbsent(i, k -> new ArrayList<>()).add("says '" + longest + "'");
+        saidBy.put(i, longest.toLowerCase(Locale.ROOT));
+      }
     }
+  }
+
+  /** {@code word} is a better name for what the question says than {@code than}. */
+  private static boolean longer(String word, String than, String question) {
+    boolean written = indexOf(question, word.toLowerCase(Locale.ROOT)) >= 0;
+    boolean thanWritten = indexOf(question, than.toLowerCase(Locale.ROOT)) >= 0;
+    return written != thanWritten ? written : word.length() > than.length();
   }
 
   private static String fieldOf(String word) {
@@ -324,10 +347,10 @@ public final class Retriever {
   }
 
   /**
-   * A word that names columns of several tables ("city": stores and customers; "largest": a city's
-   * population, a state's area) means the column of the table named right after it ("the largest
-   * state"); nothing when a measure column's word follows ("the largest population": it only
-   * ranks); else the column of a table the rest of the question is about, its values included;
+   * A superlative column word followed by a table's word means that table's column ("the largest
+   * state": its area) or none of them; followed by a measure column's word it only ranks ("the
+   * largest population"). A word that names columns of several tables ("city": stores and
+   * customers) means the column of a table the rest of the question is about, its values included;
    * failing that, the one a glossary term gives it.
    */
   private void disambiguate(String q, List<Match> matches, List<ValueMatch> values) {
@@ -340,31 +363,43 @@ public final class Retriever {
     }
     for (Map.Entry<String, List<Match>> word : byWord.entrySet()) {
       List<Match> same = word.getValue();
-      if (same.size() < 2) {
-        continue;
-      }
       int at = indexOf(q, word.getKey());
-      String after = at < 0 ? "" : q.substring(at + word.getKey().length()).strip();
-      List<Match> beside =
-          same.stream()
-              .filter(
-                  m -> tableWords(m.item().tables()).stream().anyMatch(w -> indexOf(after, w) == 0))
-              .toList();
+      String after =
+          at < 0
+              ? ""
+              : q.substring(at + word.getKey().length()).strip().replaceFirst("^number of ", "");
+      boolean ranks = SUPERLATIVE_WORD.matcher(word.getKey()).matches();
       boolean measureFollows =
-          matches.stream()
-              .filter(m -> !same.contains(m) && m.item().kind() == Kind.COLUMN && m.said() != null)
-              .anyMatch(m -> indexOf(after, m.said()) == 0 && isMeasure(m));
-      if (!beside.isEmpty()) {
+          ranks
+              && matches.stream()
+                  .filter(
+                      m -> !same.contains(m) && m.item().kind() == Kind.COLUMN && m.said() != null)
+                  .anyMatch(m -> indexOf(after, m.said()) == 0 && isMeasure(m));
+      boolean tableFollows =
+          ranks
+              && items.stream()
+                  .filter(i -> i.kind() == Kind.TABLE)
+                  .flatMap(i -> i.words().stream())
+                  .anyMatch(w -> indexOf(after, w.toLowerCase(Locale.ROOT)) == 0);
+      if (measureFollows || tableFollows) {
+        List<Match> beside =
+            measureFollows
+                ? List.of()
+                : same.stream()
+                    .filter(
+                        m ->
+                            tableWords(m.item().tables()).stream()
+                                .anyMatch(w -> indexOf(after, w) == 0))
+                    .toList();
         matches.removeAll(same.stream().filter(m -> !beside.contains(m)).toList());
         continue;
       }
-      if (measureFollows) {
-        matches.removeAll(same);
+      if (same.size() < 2) {
         continue;
       }
       Set<String> others = new LinkedHashSet<>();
       matches.stream()
-          .filter(m -> !same.contains(m))
+          .filter(m -> !same.contains(m) && m.lexical() > 0)
           .forEach(m -> others.addAll(m.item().tables()));
       values.forEach(v -> others.add(Ontology.tableOf(v.column())));
       List<Match> inContext =
@@ -405,7 +440,6 @@ public final class Retriever {
    * dictionary's.
    */
   private List<ValueMatch> values(String q, List<int[]> saidSpans) {
-    record Candidate(String text, String column, String value) {}
     Map<String, List<Candidate>> byText = new LinkedHashMap<>();
     for (ValueDictionary d : ontology.values()) {
       for (Value v : d.entries()) {
@@ -431,7 +465,7 @@ public final class Retriever {
       int end = at + text.length();
       boolean named =
           saidSpans.stream().anyMatch(x -> x[0] < end && at < x[1] && x[1] - x[0] >= end - at);
-      if (named) {
+      if (named || nameAndKind(text, byText)) {
         continue;
       }
       for (int k = at; k < end; k++) {
@@ -446,6 +480,25 @@ public final class Retriever {
       out.add(new ValueMatch(chosen.text(), chosen.column(), chosen.value()));
     }
     return out;
+  }
+
+  /**
+   * "colorado river" is the river named colorado (a name, then its kind) before it is any column's
+   * value spelled so (a state's lowest point).
+   */
+  private boolean nameAndKind(String text, Map<String, List<Candidate>> byText) {
+    int space = text.lastIndexOf(' ');
+    if (space < 0 || !byText.containsKey(text.substring(0, space))) {
+      return false;
+    }
+    String kind = text.substring(space + 1);
+    for (Candidate c : byText.get(text.substring(0, space))) {
+      if (tableWords(Set.of(Ontology.tableOf(c.column()))).stream()
+          .anyMatch(w -> indexOf(kind, w) == 0)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The question names {@code table} right after q[at, end) or right before it ("city of"). */

@@ -2,6 +2,7 @@ package dev.sonde.chatbi;
 
 import dev.sonde.chatbi.Ontology.Aggregation;
 import dev.sonde.chatbi.Ontology.Attribute;
+import dev.sonde.chatbi.Ontology.Cardinality;
 import dev.sonde.chatbi.Ontology.Entity;
 import dev.sonde.chatbi.Ontology.Role;
 import dev.sonde.chatbi.QueryPlan.Having;
@@ -148,6 +149,8 @@ final class SemanticParser {
 
     // the measure
     List<Output> measures = new ArrayList<>();
+    String countedTable = null;
+    boolean rankedBySuperlative = false;
     Set<String> used = new LinkedHashSet<>();
     Aggregation said = aggregationSaid(q);
     if (!metrics.isEmpty()) {
@@ -162,8 +165,18 @@ final class SemanticParser {
       used.addAll(metrics.get(0).item().tables());
       understood.add("measure: " + term.term() + " = " + term.metric());
     } else {
+      // "the population of the largest state": the superlative's own column ranks, others show
       Match measureColumn =
-          columns.stream().filter(m -> role(m) == Role.MEASURE).findFirst().orElse(null);
+          columns.stream()
+              .filter(m -> role(m) == Role.MEASURE && m.said() != null)
+              .filter(m -> SUPERLATIVE.matcher(m.said()).matches())
+              .findFirst()
+              .orElse(
+                  columns.stream().filter(m -> role(m) == Role.MEASURE).findFirst().orElse(null));
+      rankedBySuperlative =
+          measureColumn != null
+              && measureColumn.said() != null
+              && SUPERLATIVE.matcher(measureColumn.said()).matches();
       // "how many people" asks for a measure of people, not a count of rows
       boolean countOfMeasure =
           measureColumn != null && said == Aggregation.COUNT && rightAfter(q, COUNT, measureColumn);
@@ -197,7 +210,7 @@ final class SemanticParser {
           throw new NotUnderstood(
               "what to count: name a table this domain knows, e.g. " + tableNames());
         }
-        count(counted, measures, used, tables, understood);
+        countedTable = count(counted, measures, used, tables, understood);
       } else if (!tables.isEmpty()
           && tables.size() + dimensions(columns) >= 2
           && rankOrCompare(q)) {
@@ -205,7 +218,7 @@ final class SemanticParser {
         // of the entity next to the superlative or comparison, per the other one
         // Chinese, Japanese and Korean say what is counted before the superlative (曲目最多的艺术家)
         Match counted = counted(q, RANK_OR_COMPARE, tables, Language.detect(q) != Language.EN);
-        count(counted, measures, used, tables, understood);
+        countedTable = count(counted, measures, used, tables, understood);
       }
     }
 
@@ -247,7 +260,7 @@ final class SemanticParser {
     boolean grouping = GROUPING.matcher(q).find();
     boolean listing = LISTING.matcher(q).find();
     String ranks = withoutNames(q, found);
-    Integer n = topN(ranks);
+    Integer n = topN(q);
     boolean superlative = n == null && SUPERLATIVE.matcher(ranks).find();
     Matcher above = ABOVE_AVERAGE.matcher(q);
     Matcher below = BELOW_AVERAGE.matcher(q);
@@ -280,7 +293,7 @@ final class SemanticParser {
       // a measure column or one inside the measure is what is measured, not what it is per
       if (filtered.contains(column.toLowerCase(Locale.ROOT))
           || role(c) == Role.IDENTIFIER
-          || role(c) == Role.MEASURE && !measures.isEmpty()
+          || role(c) == Role.MEASURE && !measures.isEmpty() && !rankedBySuperlative
           || measures.stream().anyMatch(m -> m.expression().contains(column))) {
         continue;
       }
@@ -365,6 +378,17 @@ final class SemanticParser {
       }
       limit = n != null ? n : LIST_LIMIT;
     }
+    if (countedTable != null && countsRows(countedTable, used)) {
+      String counted = measures.get(0).expression();
+      measures.replaceAll(m -> new Output(m.expression().replace(counted, "COUNT(*)"), m.alias()));
+      if (having != null) {
+        having =
+            new Having(
+                having.measure().replace(counted, "COUNT(*)"),
+                having.operator(),
+                having.threshold());
+      }
+    }
     return new QueryPlan(
         dimensions,
         measures,
@@ -373,6 +397,7 @@ final class SemanticParser {
         having,
         order,
         limit,
+        superlative && limit != null,
         orderTables(used, measures),
         understood);
   }
@@ -617,7 +642,8 @@ final class SemanticParser {
   private static final Set<String> COMMON_CAPITALISED =
       Set.of("What", "Which", "Who", "How", "List", "Show", "Give", "Top", "The", "And", "Of");
 
-  private void count(
+  /** The count of {@code counted}'s rows (by its key) as the measure; its table. */
+  private String count(
       Match counted,
       List<Output> measures,
       Set<String> used,
@@ -629,6 +655,37 @@ final class SemanticParser {
     used.add(countedTable);
     tables.remove(counted);
     understood.add("measure: count of " + countedTable);
+    return countedTable;
+  }
+
+  /**
+   * A table without an identifier counts its rows: two cities of one name are two cities. Only when
+   * every other table joins it to one row (a city's state), so no join repeats a row.
+   */
+  private boolean countsRows(String table, Set<String> used) {
+    Entity e = ontology.entity(table);
+    if (e.attributes().stream().anyMatch(a -> a.role() == Role.IDENTIFIER)) {
+      return false;
+    }
+    for (String other : used) {
+      if (other.equalsIgnoreCase(table)) {
+        continue;
+      }
+      boolean toOne =
+          ontology.joins().stream()
+              .anyMatch(
+                  j ->
+                      j.fromTable().equalsIgnoreCase(table)
+                              && j.toTable().equalsIgnoreCase(other)
+                              && j.cardinality() != Cardinality.ONE_TO_MANY
+                          || j.toTable().equalsIgnoreCase(table)
+                              && j.fromTable().equalsIgnoreCase(other)
+                              && j.cardinality() != Cardinality.MANY_TO_ONE);
+      if (!toOne) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private Match dimensionSaid(List<Match> columns) {

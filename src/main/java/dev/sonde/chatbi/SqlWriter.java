@@ -35,8 +35,25 @@ final class SqlWriter {
     StringBuilder sql =
         new StringBuilder(plan.measures().isEmpty() ? "SELECT DISTINCT " : "SELECT ");
     List<String> select = new ArrayList<>();
+    List<String> aliases = new ArrayList<>();
     plan.dimensions().forEach(d -> select.add(d.expression() + " AS " + d.alias()));
     plan.measures().forEach(m -> select.add(m.expression() + " AS " + m.alias()));
+    plan.dimensions().forEach(d -> aliases.add(d.alias()));
+    plan.measures().forEach(m -> aliases.add(m.alias()));
+    boolean placed = plan.ties() && plan.order() != null && plan.limit() != null;
+    if (placed) {
+      String ranked =
+          plan.measures().stream()
+              .filter(m -> m.alias().equals(plan.order().alias()))
+              .findFirst()
+              .orElseThrow()
+              .expression();
+      select.add(
+          "RANK() OVER (ORDER BY "
+              + ranked
+              + (plan.order().descending() ? " DESC" : " ASC")
+              + ") AS place");
+    }
     sql.append(String.join(", ", select));
     body(plan, sql);
     if (plan.having() != null) {
@@ -49,6 +66,17 @@ final class SqlWriter {
         body(plan, inner);
         sql.append("(SELECT AVG(v) FROM (").append(inner).append(") AS per_group)");
       }
+    }
+    if (placed) {
+      // every row tied within the first places, in a stable order
+      return "SELECT "
+          + String.join(", ", aliases)
+          + "\nFROM ("
+          + sql
+          + ") AS ranked\nWHERE place <= "
+          + plan.limit()
+          + "\nORDER BY place, "
+          + String.join(", ", aliases);
     }
     if (plan.order() != null) {
       sql.append("\nORDER BY ")

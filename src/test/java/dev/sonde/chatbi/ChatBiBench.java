@@ -9,8 +9,8 @@ import java.util.Locale;
 /**
  * chat_bi without a model, in one run: execution accuracy by question class on the Chinook set and
  * on GeoQuery's question split (train, dev, test), the time of the first question (the embedding
- * model loading) and p50/p95 of the end-to-end answer time after it; each GeoQuery split's misses
- * in target/bench/chatbi-geoquery-<split>.md. Run by bench/chatbi-run.
+ * model loading) and p50/p95 of the end-to-end answer time after it; the misses of each set in
+ * target/bench/chatbi-chinook.md and chatbi-geoquery-<split>.md. Run by bench/chatbi-run.
  */
 public final class ChatBiBench {
   public static void main(String[] args) throws Exception {
@@ -25,6 +25,7 @@ public final class ChatBiBench {
             "First question (loads the embedding model): %.0f ms%n%n",
             (System.nanoTime() - first) / 1e6));
     List<Evaluation.Outcome> c = Evaluation.chinook(chinook);
+    Files.writeString(Path.of("target/bench/chatbi-chinook.md"), Evaluation.report(c));
     out.append("### Chinook (67 questions, English and Chinese)\n\n")
         .append(Evaluation.table(c))
         .append(times(c))
