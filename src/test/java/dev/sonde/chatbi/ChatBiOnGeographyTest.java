@@ -1,0 +1,123 @@
+package dev.sonde.chatbi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sonde.chatbi.Ontology.ValueDictionary;
+import dev.sonde.chatbi.Retriever.Retrieved;
+import dev.sonde.db.Database;
+import dev.sonde.support.DatabaseSonde;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What GeoQuery's geography needs beyond the retail and Chinook domains, on its SQLite database:
+ * names read from the database (cities), a name that is a value of several columns, superlatives
+ * that say what they rank, ties, and tables whose rows are the things counted.
+ */
+class ChatBiOnGeographyTest {
+  static Ontology geo;
+  static Retriever retriever;
+
+  @BeforeAll
+  static void fill() throws Exception {
+    Database db = DatabaseSonde.get().sonde().databases().get("geo");
+    geo =
+        new DatabaseValues()
+            .filled(Ontologies.load(Path.of(Evaluation.GEO)).choose("geo"), db, Evaluation::await);
+    retriever = new Retriever(geo);
+  }
+
+  static List<String> values(String question) {
+    return retriever.retrieve(question, false).values().stream()
+        .map(v -> v.column() + "=" + v.value())
+        .toList();
+  }
+
+  static List<String> columns(String question) {
+    return retriever.retrieve(question, false).matches().stream()
+        .map(m -> m.item().key())
+        .filter(k -> k.startsWith("column "))
+        .toList();
+  }
+
+  @Test
+  void citiesTheDomainDoesNotListAreReadFromTheDatabase() {
+    ValueDictionary cities =
+        geo.values().stream()
+            .filter(d -> d.column().equals("city.city_name"))
+            .findFirst()
+            .orElseThrow();
+    assertTrue(cities.fromDatabase());
+    // 386 cities, 368 names: each name once
+    assertEquals(368, cities.entries().size());
+    assertEquals(List.of("city.city_name=austin"), values("what is the population of austin"));
+  }
+
+  @Test
+  void aNameOfSeveralThingsIsTheOneNamedBesideItElseTheFirstDictionarys() {
+    assertEquals(
+        List.of("river.river_name=missouri"),
+        values("what states does the missouri river run through"));
+    assertEquals(List.of("state.state_name=missouri"), values("how many rivers are in missouri"));
+    assertEquals(List.of("city.city_name=new york"), values("how big is the city of new york"));
+    // a state's lowest point is spelled "colorado river"; said so, it is the river colorado
+    assertEquals(
+        List.of("river.river_name=colorado"),
+        values("which states does the colorado river run through"));
+  }
+
+  @Test
+  void aSuperlativeMeansTheColumnOfWhatIsNamedAfterIt() {
+    assertEquals(List.of("column state.area"), columns("what is the largest state"));
+    assertEquals(List.of("column city.population"), columns("what is the biggest city in texas"));
+    assertEquals(
+        List.of("column state.population"), columns("what state has the largest population"));
+    // the longest word said names the match, so "population" inside it is not another one
+    assertEquals(
+        List.of("column state.density"), columns("which state has the largest population density"));
+    Retrieved point = retriever.retrieve("what is the highest point in texas", false);
+    assertFalse(
+        point.matches().stream().anyMatch(m -> m.item().key().contains("mountain_altitude")),
+        point.toJson().encode());
+  }
+
+  @Test
+  void answersEqualHandWrittenSql() throws Exception {
+    ChatBi chatBi = Evaluation.chatBi(Evaluation.GEO);
+    Database db = DatabaseSonde.get().sonde().databases().get("geo");
+    List<Evaluation.Question> questions =
+        List.of(
+            // every state of the longest river (six): the rows tied first, not one of them
+            new Evaluation.Question(
+                "ties",
+                "which states does the longest river run through",
+                "SELECT traverse FROM river WHERE length = (SELECT MAX(length) FROM river)",
+                false),
+            // the largest state's population: ranked by area, population shown
+            new Evaluation.Question(
+                "rank-and-show",
+                "what is the population of the largest state",
+                "SELECT population FROM state WHERE area = (SELECT MAX(area) FROM state)",
+                false),
+            // two cities of one name are two cities
+            new Evaluation.Question(
+                "count-rows", "how many cities are there", "SELECT COUNT(*) FROM city", false),
+            new Evaluation.Question(
+                "column-not-ranking",
+                "what is the highest point in texas",
+                "SELECT highest_point FROM highlow WHERE state_name = 'texas'",
+                false),
+            new Evaluation.Question(
+                "database-value",
+                "how many people live in sacramento",
+                "SELECT population FROM city WHERE city_name = 'sacramento'",
+                false));
+    List<Evaluation.Outcome> outcomes = Evaluation.run(chatBi, db, "geo", questions);
+    String report = Evaluation.report(outcomes);
+    assertTrue(outcomes.stream().allMatch(Evaluation.Outcome::correct), report);
+  }
+}
