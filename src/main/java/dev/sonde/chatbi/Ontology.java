@@ -3,12 +3,14 @@ package dev.sonde.chatbi;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -35,6 +37,7 @@ public record Ontology(
   public static final String FORMAT = "sonde.ontology";
   public static final int VERSION = 1;
   public static final Set<String> LANGUAGES = Set.of("en", "zh", "ja", "ko");
+  private static final Pattern QUALIFIED = Pattern.compile("\\b([A-Za-z_]\\w*)\\.[A-Za-z_\"]");
   private static final Pattern DOMAIN_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
   public Ontology {
@@ -108,8 +111,9 @@ public record Ontology(
 
   /**
    * A business word and its synonyms per language ({@code en}, {@code zh}, {@code ja}, {@code ko}),
-   * pointing at exactly one of a table, a column ({@code table.column}) or a metric expression over
-   * qualified columns; {@code time} is the column a metric's time windows filter on.
+   * pointing at exactly one of a table, a column ({@code table.column}), a metric expression over
+   * qualified columns or a filter (a condition over them: "major city" → {@code city.population >
+   * 150000}); {@code time} is the column a metric's time windows filter on.
    */
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
   public record Term(
@@ -118,7 +122,8 @@ public record Ontology(
       String table,
       String column,
       String metric,
-      String time) {
+      String time,
+      String filter) {
     public Term {
       synonyms = synonyms == null ? Map.of() : new LinkedHashMap<>(synonyms);
     }
@@ -144,6 +149,26 @@ public record Ontology(
     public ValueDictionary {
       entries = entries == null ? List.of() : List.copyOf(entries);
     }
+  }
+
+  /**
+   * How rows of {@code from} meet rows of {@code to} along a declared join between them, seen from
+   * {@code from} (a city has one state: many to one); null when no join links them directly.
+   */
+  Cardinality cardinality(String from, String to) {
+    for (Join j : joins) {
+      if (j.fromTable().equalsIgnoreCase(from) && j.toTable().equalsIgnoreCase(to)) {
+        return j.cardinality();
+      }
+      if (j.fromTable().equalsIgnoreCase(to) && j.toTable().equalsIgnoreCase(from)) {
+        return switch (j.cardinality()) {
+          case MANY_TO_ONE -> Cardinality.ONE_TO_MANY;
+          case ONE_TO_MANY -> Cardinality.MANY_TO_ONE;
+          case ONE_TO_ONE -> Cardinality.ONE_TO_ONE;
+        };
+      }
+    }
+    return null;
   }
 
   /** This domain with other value dictionaries (those read from the database filled in). */
@@ -269,9 +294,25 @@ public record Ontology(
         out.add(where + ": term is missing");
       }
       int targets =
-          (t.table() == null ? 0 : 1) + (t.column() == null ? 0 : 1) + (t.metric() == null ? 0 : 1);
+          (t.table() == null ? 0 : 1)
+              + (t.column() == null ? 0 : 1)
+              + (t.metric() == null ? 0 : 1)
+              + (t.filter() == null ? 0 : 1);
       if (targets != 1) {
-        out.add(where + ": give exactly one of table, column or metric");
+        out.add(where + ": give exactly one of table, column, metric or filter");
+      }
+      for (String expression : Arrays.asList(t.metric(), t.filter())) {
+        Matcher qualified = expression == null ? null : QUALIFIED.matcher(expression);
+        boolean any = false;
+        while (qualified != null && qualified.find()) {
+          any = true;
+          if (!tables.contains(qualified.group(1).toLowerCase(Locale.ROOT))) {
+            out.add(where + ": table " + qualified.group(1) + " is not an entity");
+          }
+        }
+        if (expression != null && !any) {
+          out.add(where + ": write the columns as table.column in '" + expression + "'");
+        }
       }
       if (t.table() != null && !tables.contains(t.table().toLowerCase(Locale.ROOT))) {
         out.add(where + ": table " + t.table() + " is not an entity");

@@ -1,6 +1,7 @@
 package dev.sonde.chatbi;
 
 import dev.sonde.chatbi.Ontology.Attribute;
+import dev.sonde.chatbi.Ontology.Cardinality;
 import dev.sonde.chatbi.Ontology.Entity;
 import dev.sonde.chatbi.Ontology.Join;
 import dev.sonde.chatbi.Ontology.Role;
@@ -58,7 +59,8 @@ public final class Retriever {
   enum Kind {
     TABLE,
     COLUMN,
-    METRIC
+    METRIC,
+    FILTER
   }
 
   /**
@@ -169,14 +171,15 @@ public final class Retriever {
       }
     }
     for (Term t : ontology.glossary()) {
-      if (t.metric() == null) {
-        continue;
+      if (t.metric() != null) {
+        Set<String> tables = new LinkedHashSet<>(tablesIn(t.metric()));
+        if (t.time() != null) {
+          tables.add(Ontology.tableOf(t.time()));
+        }
+        add("metric " + t.term(), Kind.METRIC, tables, null, t.words());
+      } else if (t.filter() != null) {
+        add("filter " + t.term(), Kind.FILTER, Set.copyOf(tablesIn(t.filter())), null, t.words());
       }
-      Set<String> tables = new LinkedHashSet<>(tablesIn(t.metric()));
-      if (t.time() != null) {
-        tables.add(Ontology.tableOf(t.time()));
-      }
-      add("metric " + t.term(), Kind.METRIC, tables, null, t.words());
     }
   }
 
@@ -347,28 +350,32 @@ public final class Retriever {
   }
 
   /**
-   * A superlative column word followed by a table's word means that table's column ("the largest
-   * state": its area) or none of them; followed by a measure column's word it only ranks ("the
-   * largest population"). A word that names columns of several tables ("city": stores and
-   * customers) means the column of a table the rest of the question is about, its values included;
-   * failing that, the one a glossary term gives it.
+   * A superlative column word or a filter's word followed by a table's word means that table's
+   * column or filter ("the largest state": its area; "major cities") or none of them; followed by a
+   * measure column's word it only ranks ("the largest population"). A word that names columns of
+   * several tables ("city": stores and customers) means the column of a table the rest of the
+   * question is about, its values included; failing that, the one a glossary term gives it.
    */
   private void disambiguate(String q, List<Match> matches, List<ValueMatch> values) {
     Map<String, List<Match>> byWord = new LinkedHashMap<>();
     for (Match m : matches) {
       String said = m.said();
-      if (m.item().kind() == Kind.COLUMN && said != null) {
-        byWord.computeIfAbsent(said, k -> new ArrayList<>()).add(m);
+      if ((m.item().kind() == Kind.COLUMN || m.item().kind() == Kind.FILTER) && said != null) {
+        byWord
+            .computeIfAbsent(
+                said + (m.item().kind() == Kind.FILTER ? " (filter)" : ""), k -> new ArrayList<>())
+            .add(m);
       }
     }
     for (Map.Entry<String, List<Match>> word : byWord.entrySet()) {
       List<Match> same = word.getValue();
-      int at = indexOf(q, word.getKey());
+      String said = same.get(0).said();
+      int at = indexOf(q, said);
       String after =
-          at < 0
-              ? ""
-              : q.substring(at + word.getKey().length()).strip().replaceFirst("^number of ", "");
-      boolean ranks = SUPERLATIVE_WORD.matcher(word.getKey()).matches();
+          at < 0 ? "" : q.substring(at + said.length()).strip().replaceFirst("^number of ", "");
+      // a superlative or a filter's word ("major") is about what is named after it
+      boolean ranks =
+          SUPERLATIVE_WORD.matcher(said).matches() || same.get(0).item().kind() == Kind.FILTER;
       boolean measureFollows =
           ranks
               && matches.stream()
@@ -403,7 +410,7 @@ public final class Retriever {
           .forEach(m -> others.addAll(m.item().tables()));
       values.forEach(v -> others.add(Ontology.tableOf(v.column())));
       List<Match> inContext =
-          same.stream().filter(m -> others.containsAll(m.item().tables())).toList();
+          finest(same.stream().filter(m -> others.containsAll(m.item().tables())).toList());
       List<Match> keep =
           !inContext.isEmpty()
               ? inContext
@@ -412,6 +419,25 @@ public final class Retriever {
         matches.removeAll(same.stream().filter(m -> !keep.contains(m)).toList());
       }
     }
+  }
+
+  /**
+   * Of columns of several tables the question is about, those of the finest grain: "the population
+   * of boston massachusetts" is the city's, whose rows each belong to one state.
+   */
+  private List<Match> finest(List<Match> columns) {
+    return columns.stream()
+        .filter(
+            coarse ->
+                columns.stream()
+                    .noneMatch(
+                        fine ->
+                            fine != coarse
+                                && ontology.cardinality(
+                                        fine.item().tables().iterator().next(),
+                                        coarse.item().tables().iterator().next())
+                                    == Cardinality.MANY_TO_ONE))
+        .toList();
   }
 
   /** The words naming any of {@code tables}, lower case. */

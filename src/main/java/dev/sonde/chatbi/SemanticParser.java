@@ -222,7 +222,7 @@ final class SemanticParser {
       }
     }
 
-    // filters: linked values, then the time window
+    // filters: linked values, the glossary's named conditions, then the time window
     List<String> filters = new ArrayList<>();
     Map<String, List<String>> valuesByColumn = new LinkedHashMap<>();
     for (ValueMatch v : found.values()) {
@@ -242,6 +242,12 @@ final class SemanticParser {
           used.add(Ontology.tableOf(column));
           understood.add("filter: " + column + " in " + values);
         });
+    for (Match f : of(found, Kind.FILTER, true)) {
+      Ontology.Term term = term(f);
+      filters.add("(" + term.filter() + ")");
+      used.addAll(f.item().tables());
+      understood.add("filter: " + term.term() + " = " + term.filter());
+    }
     TimeWindows.Window window = TimeWindows.find(q, now);
     if (window != null) {
       String time = timeColumn(metrics, used);
@@ -671,16 +677,8 @@ final class SemanticParser {
       if (other.equalsIgnoreCase(table)) {
         continue;
       }
-      boolean toOne =
-          ontology.joins().stream()
-              .anyMatch(
-                  j ->
-                      j.fromTable().equalsIgnoreCase(table)
-                              && j.toTable().equalsIgnoreCase(other)
-                              && j.cardinality() != Cardinality.ONE_TO_MANY
-                          || j.toTable().equalsIgnoreCase(table)
-                              && j.fromTable().equalsIgnoreCase(other)
-                              && j.cardinality() != Cardinality.MANY_TO_ONE);
+      Cardinality c = ontology.cardinality(table, other);
+      boolean toOne = c == Cardinality.MANY_TO_ONE || c == Cardinality.ONE_TO_ONE;
       if (!toOne) {
         return false;
       }
@@ -843,10 +841,12 @@ final class SemanticParser {
             .toList());
   }
 
-  private Ontology.Term term(Match metric) {
-    String name = metric.item().key().substring("metric ".length());
+  /** The glossary term of a metric or filter match. */
+  private Ontology.Term term(Match match) {
+    String key = match.item().key();
+    String name = key.substring(key.indexOf(' ') + 1);
     return ontology.glossary().stream()
-        .filter(t -> t.metric() != null && t.term().equals(name))
+        .filter(t -> (t.metric() != null || t.filter() != null) && t.term().equals(name))
         .findFirst()
         .orElseThrow();
   }

@@ -115,6 +115,24 @@ class ChatBiOnGeographyTest {
                 "database-value",
                 "how many people live in sacramento",
                 "SELECT population FROM city WHERE city_name = 'sacramento'",
+                false),
+            // a glossary filter: the domain says what "major" means for a city
+            new Evaluation.Question(
+                "named-condition",
+                "what are the major cities in texas",
+                "SELECT city_name FROM city WHERE population > 150000 AND state_name = 'texas'",
+                false),
+            new Evaluation.Question(
+                "where",
+                "where is austin",
+                "SELECT state_name FROM city WHERE city_name = 'austin'",
+                false),
+            // the city's population, not its state's: the finer of two tables in question
+            new Evaluation.Question(
+                "finest-grain",
+                "what is the population of boston massachusetts",
+                "SELECT population FROM city WHERE city_name = 'boston'"
+                    + " AND state_name = 'massachusetts'",
                 false));
     List<Evaluation.Outcome> outcomes = Evaluation.run(chatBi, db, "geo", questions);
     String report = Evaluation.report(outcomes);

@@ -122,6 +122,8 @@ class OntologyTest {
                 "glossary:",
                 "  - {term: sales, table: orders, metric: SUM(orders.total)}",
                 "  - {term: city, column: stores.city, synonyms: {fr: [ville]}}",
+                "  - {term: big order, filter: total > 100}",
+                "  - {term: old, filter: archive.orders.year < 2000}",
                 "joins:",
                 "  - {from: [orders.a, orders.b], to: customers.id}",
                 ""));
@@ -132,9 +134,11 @@ class OntologyTest {
             "domain must be 1-64 letters, digits, '_' or '-'",
             "entities[0]: label title is not one of its attributes",
             "entities[0].attributes[1] (total): role is missing: identifier, dimension, time or measure",
-            "glossary[0] (sales): give exactly one of table, column or metric",
+            "glossary[0] (sales): give exactly one of table, column, metric or filter",
             "glossary[1] (city): column 'stores.city': table stores is not an entity",
             "glossary[1] (city): synonyms language 'fr': use en, zh, ja or ko",
+            "glossary[2] (big order): write the columns as table.column in 'total > 100'",
+            "glossary[3] (old): table archive is not an entity",
             "joins[0]: from and to need the same number of columns (at least one)");
     assertEquals(expected, problems);
   }
