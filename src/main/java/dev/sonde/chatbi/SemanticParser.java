@@ -79,6 +79,13 @@ final class SemanticParser {
           "(?i)(?:less|fewer|lower|under|below)\\s+than\\s+(\\d+(?:\\.\\d+)?)|(?:少于|低于|小于|不到)\\s*(\\d+(?:\\.\\d+)?)"
               + "|(\\d+(?:\\.\\d+)?)\\s*(?:以下|이하|未満|미만)");
 
+  private static final Pattern NEGATION =
+      Pattern.compile(
+          "(?i)\\b(?:not|no|never|without|except|excluding|none)\\b|\\b\\w+n't\\b|没有|不是|除了|以外|ない|없는|아닌|제외");
+  private static final Pattern THAN =
+      Pattern.compile(
+          "(?i)\\b(?:more|less|fewer|higher|lower|greater|smaller|larger|bigger|longer|shorter)\\s+(?:\\w+\\s+){0,3}?than\\b");
+
   /** Words that rank or compare groups: what a count without "how many" hangs on. */
   private static final Pattern RANK_OR_COMPARE =
       Pattern.compile(
@@ -268,6 +275,7 @@ final class SemanticParser {
     String ranks = withoutNames(q, found);
     Integer n = topN(q);
     boolean superlative = n == null && SUPERLATIVE.matcher(ranks).find();
+    refuseWhatOnePlanCannotSay(q, ranks);
     Matcher above = ABOVE_AVERAGE.matcher(q);
     Matcher below = BELOW_AVERAGE.matcher(q);
     boolean comparing = above.find() || below.find();
@@ -427,6 +435,41 @@ final class SemanticParser {
       }
     }
     return out;
+  }
+
+  /**
+   * Questions whose meaning a single grouped query cannot hold are refused by name rather than
+   * answered as a different question: a negation, two rankings, a comparison with another thing's
+   * value.
+   */
+  private void refuseWhatOnePlanCannotSay(String q, String ranks) {
+    Matcher negation = NEGATION.matcher(ranks);
+    if (negation.find()) {
+      throw new NotUnderstood(
+          "'"
+              + negation.group()
+              + "': the embedded parser does not answer negations; ask for what is, or configure a model (chatbi.llm)");
+    }
+    Matcher superlatives = SUPERLATIVE.matcher(ranks);
+    List<String> rankings = new ArrayList<>();
+    while (superlatives.find()) {
+      rankings.add(superlatives.group());
+    }
+    if (rankings.size() > 1) {
+      throw new NotUnderstood(
+          String.join(" and ", rankings.stream().map(r -> "'" + r + "'").toList())
+              + ": the embedded parser ranks by one thing at a time; ask in two questions, or configure a model (chatbi.llm)");
+    }
+    Matcher than = THAN.matcher(q);
+    if (than.find()
+        && !ABOVE_AVERAGE.matcher(q).find()
+        && !BELOW_AVERAGE.matcher(q).find()
+        && threshold(q) == null) {
+      throw new NotUnderstood(
+          "'"
+              + than.group()
+              + "': the embedded parser compares with an average or a number, not with another thing's value; configure a model (chatbi.llm) for that");
+    }
   }
 
   /**

@@ -20,8 +20,9 @@ class ChatBiEvalTest {
         Evaluation.geoQuery(Evaluation.chatBi(Evaluation.GEO), "test");
     String report = Evaluation.report(outcomes);
     Files.writeString(Path.of("target/chatbi-eval-geoquery.md"), report);
-    // measured 107 of 277 (38.6%): a held-out floor, see make bench for train and dev
-    assertTrue(Evaluation.accuracy(outcomes) >= 0.35, report);
+    // measured 187 of 277 (67.5%) as result sets: the 60% target is the floor; see make
+    // bench for train and dev
+    assertTrue(Evaluation.accuracy(outcomes) >= 0.6, report);
   }
 
   @Test

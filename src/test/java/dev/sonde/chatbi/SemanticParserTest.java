@@ -160,4 +160,22 @@ class SemanticParserTest {
     NotUnderstood nothing = assertThrows(NotUnderstood.class, () -> sql("今天天气怎么样？"));
     assertTrue(nothing.getMessage().startsWith("what to measure or list"), nothing.getMessage());
   }
+
+  @Test
+  void questionsOneGroupedQueryCannotHoldAreRefusedRatherThanAnsweredAsAnother() {
+    // each would otherwise come back as a plausible answer to a different question
+    NotUnderstood negation =
+        assertThrows(NotUnderstood.class, () -> sql("Which stores did not sell online?"));
+    assertTrue(negation.getMessage().startsWith("'not': "), negation.getMessage());
+    NotUnderstood twoRankings =
+        assertThrows(
+            NotUnderstood.class, () -> sql("Which is the biggest product of the top store?"));
+    assertTrue(
+        twoRankings.getMessage().startsWith("'biggest' and 'top': the embedded parser ranks"),
+        twoRankings.getMessage());
+    NotUnderstood another =
+        assertThrows(
+            NotUnderstood.class, () -> sql("Which stores sold more than the Shanghai store?"));
+    assertTrue(another.getMessage().startsWith("'more than':"), another.getMessage());
+  }
 }
