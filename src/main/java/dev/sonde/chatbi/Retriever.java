@@ -462,8 +462,8 @@ public final class Retriever {
    * Dictionary values and their synonyms found in the question, longest first, not overlapping; a
    * word that already named a table, column or metric is that and not a value ("store"). Words that
    * are a value of several columns ("missouri": a state and a river) are the one whose table the
-   * question names beside them ("the missouri river", "the city of new york"), else the first
-   * dictionary's.
+   * question names beside them ("the missouri river", "the city of new york"), else the one with a
+   * column named right after them ("the ohio runs through"), else the first dictionary's.
    */
   private List<ValueMatch> values(String q, List<int[]> saidSpans) {
     Map<String, List<Candidate>> byText = new LinkedHashMap<>();
@@ -502,6 +502,11 @@ public final class Retriever {
           same.stream()
               .filter(c -> namedBeside(q, at, end, Ontology.tableOf(c.column())))
               .findFirst()
+              .or(
+                  () ->
+                      same.stream()
+                          .filter(c -> columnFollows(q, end, Ontology.tableOf(c.column())))
+                          .findFirst())
               .orElse(same.get(0));
       out.add(new ValueMatch(chosen.text(), chosen.column(), chosen.value()));
     }
@@ -538,6 +543,15 @@ public final class Retriever {
       }
     }
     return false;
+  }
+
+  /** A word naming one of {@code table}'s columns comes right after q[.., end): "the ohio runs". */
+  private boolean columnFollows(String q, int end, String table) {
+    String after = q.substring(end).strip();
+    return items.stream()
+        .filter(i -> i.kind() == Kind.COLUMN && i.tables().contains(table))
+        .flatMap(i -> i.words().stream())
+        .anyMatch(w -> indexOf(after, w.toLowerCase(Locale.ROOT)) == 0);
   }
 
   /**
