@@ -112,8 +112,9 @@ public record Ontology(
   /**
    * A business word and its synonyms per language ({@code en}, {@code zh}, {@code ja}, {@code ko}),
    * pointing at exactly one of a table, a column ({@code table.column}), a metric expression over
-   * qualified columns or a filter (a condition over them: "major city" → {@code city.population >
-   * 150000}); {@code time} is the column a metric's time windows filter on.
+   * qualified columns, a filter (a condition over them: "major city" → {@code city.population >
+   * 150000}) or a relation between rows of one entity ("borders"); {@code time} is the column a
+   * metric's time windows filter on.
    */
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
   public record Term(
@@ -123,7 +124,8 @@ public record Ontology(
       String column,
       String metric,
       String time,
-      String filter) {
+      String filter,
+      Relation relation) {
     public Term {
       synonyms = synonyms == null ? Map.of() : new LinkedHashMap<>(synonyms);
     }
@@ -134,6 +136,22 @@ public record Ontology(
       out.add(term);
       synonyms.values().forEach(out::addAll);
       return out;
+    }
+  }
+
+  /**
+   * Rows of an entity related to a named one through a table of pairs: "states bordering texas" are
+   * the {@code related} column's rows ({@code border_info.border}) where the {@code anchor} column
+   * ({@code border_info.state_name}, joined to the entity) is texas.
+   */
+  public record Relation(String anchor, String related) {
+    /** The join that reaches the related rows, given the anchor's join to the entity. */
+    Join join(Join anchorJoin) {
+      String key =
+          anchorJoin.from().get(0).equalsIgnoreCase(anchor)
+              ? anchorJoin.to().get(0)
+              : anchorJoin.from().get(0);
+      return new Join(List.of(related), List.of(key), Cardinality.MANY_TO_ONE, "relation");
     }
   }
 
@@ -169,6 +187,51 @@ public record Ontology(
       }
     }
     return null;
+  }
+
+  /**
+   * The single-column join of a relation's anchor column to its entity; null when there is none.
+   */
+  Join anchorJoin(Relation relation) {
+    return joins.stream()
+        .filter(j -> j.from().size() == 1)
+        .filter(
+            j ->
+                j.from().get(0).equalsIgnoreCase(relation.anchor())
+                    || j.to().get(0).equalsIgnoreCase(relation.anchor()))
+        .findFirst()
+        .orElse(null);
+  }
+
+  /** The joins the domain's relations add: each relation's related column to its entity. */
+  List<Join> relationJoins() {
+    List<Join> out = new ArrayList<>();
+    for (Term t : glossary) {
+      if (t.relation() != null && anchorJoin(t.relation()) != null) {
+        out.add(t.relation().join(anchorJoin(t.relation())));
+      }
+    }
+    return out;
+  }
+
+  /** This domain read through a relation: its join to the entity replaces the anchor's. */
+  Ontology through(Relation relation) {
+    Join anchor = anchorJoin(relation);
+    List<Join> read = new ArrayList<>(joins);
+    read.remove(anchor);
+    read.add(relation.join(anchor));
+    return new Ontology(
+        format,
+        version,
+        domain,
+        connection,
+        isDefault,
+        description,
+        entities,
+        glossary,
+        values,
+        read,
+        examples);
   }
 
   /** This domain with other value dictionaries (those read from the database filled in). */
@@ -297,9 +360,20 @@ public record Ontology(
           (t.table() == null ? 0 : 1)
               + (t.column() == null ? 0 : 1)
               + (t.metric() == null ? 0 : 1)
-              + (t.filter() == null ? 0 : 1);
+              + (t.filter() == null ? 0 : 1)
+              + (t.relation() == null ? 0 : 1);
       if (targets != 1) {
-        out.add(where + ": give exactly one of table, column, metric or filter");
+        out.add(where + ": give exactly one of table, column, metric, filter or relation");
+      }
+      if (t.relation() != null) {
+        Relation r = t.relation();
+        columnProblem(
+            r.anchor() == null ? "" : r.anchor(), where + ": relation anchor", tables, out);
+        columnProblem(
+            r.related() == null ? "" : r.related(), where + ": relation related", tables, out);
+        if (r.anchor() != null && anchorJoin(r) == null) {
+          out.add(where + ": relation anchor " + r.anchor() + " is in no join; declare its join");
+        }
       }
       for (String expression : Arrays.asList(t.metric(), t.filter())) {
         Matcher qualified = expression == null ? null : QUALIFIED.matcher(expression);

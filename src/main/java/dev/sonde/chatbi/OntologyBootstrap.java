@@ -209,13 +209,21 @@ public final class OntologyBootstrap {
         }
         if (role != Role.IDENTIFIER) {
           glossary.add(
-              new Term(words(column), Map.of(), null, entity + "." + column, null, null, null));
+              new Term(
+                  words(column), Map.of(), null, entity + "." + column, null, null, null, null));
         }
       }
       entities.add(new Entity(entity, t.getString("comment"), label, attributes));
       glossary.add(
           new Term(
-              words(d.ref().name()), synonymsOf(d.ref().name()), entity, null, null, null, null));
+              words(d.ref().name()),
+              synonymsOf(d.ref().name()),
+              entity,
+              null,
+              null,
+              null,
+              null,
+              null));
     }
     joins.addAll(joinsByName(entities, singleKeys, joins));
     Set<String> labels = new HashSet<>();

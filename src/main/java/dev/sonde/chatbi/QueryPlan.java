@@ -10,6 +10,7 @@ import java.util.List;
  * @param keys the grouping's identity (products.product_id), grouped by but not shown
  * @param having a condition on each group's measure, e.g. {@code > (average over the groups)}
  * @param ties the limit counts places, not rows: "the longest river" is every river tied longest
+ * @param relation the relation the entity is read through ("states bordering texas"), or null
  */
 record QueryPlan(
     List<Output> dimensions,
@@ -20,6 +21,7 @@ record QueryPlan(
     Order order,
     Integer limit,
     boolean ties,
+    Ontology.Relation relation,
     List<String> tables,
     List<String> understood) {
 

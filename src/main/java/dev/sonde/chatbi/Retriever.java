@@ -60,7 +60,8 @@ public final class Retriever {
     TABLE,
     COLUMN,
     METRIC,
-    FILTER
+    FILTER,
+    RELATION
   }
 
   /**
@@ -179,6 +180,13 @@ public final class Retriever {
         add("metric " + t.term(), Kind.METRIC, tables, null, t.words());
       } else if (t.filter() != null) {
         add("filter " + t.term(), Kind.FILTER, Set.copyOf(tablesIn(t.filter())), null, t.words());
+      } else if (t.relation() != null && t.relation().anchor() != null) {
+        add(
+            "relation " + t.term(),
+            Kind.RELATION,
+            Set.of(Ontology.tableOf(t.relation().anchor())),
+            null,
+            t.words());
       }
     }
   }

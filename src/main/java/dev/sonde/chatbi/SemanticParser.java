@@ -146,6 +146,12 @@ final class SemanticParser {
     List<Match> columns = of(found, Kind.COLUMN, true);
     List<Match> tables = of(found, Kind.TABLE, true);
     checkNamesAreKnown(q, found);
+    Anchored related = relation(q, found);
+    if (related != null) {
+      // the relation says what its table's columns meant ("borders"): they are not asked for
+      columns.removeIf(c -> c.item().tables().contains(related.table()));
+      tables.removeIf(t -> t.item().tables().contains(related.table()));
+    }
     if (found.matches().isEmpty() && found.values().isEmpty()) {
       throw new NotUnderstood(
           "what to measure or list: no metric, column, table or value of domain "
@@ -233,6 +239,14 @@ final class SemanticParser {
     List<String> filters = new ArrayList<>();
     Map<String, List<String>> valuesByColumn = new LinkedHashMap<>();
     for (ValueMatch v : found.values()) {
+      if (related != null && v == related.anchor()) {
+        filters.add(related.term().relation().anchor() + " = " + SqlWriter.text(v.value()));
+        used.add(related.table());
+        used.add(related.entity());
+        understood.add(
+            related.term().term() + ": rows of " + related.entity() + " related to " + v.value());
+        continue;
+      }
       valuesByColumn.computeIfAbsent(v.column(), k -> new ArrayList<>()).add(v.value());
     }
     Set<String> filtered = new LinkedHashSet<>();
@@ -331,6 +345,11 @@ final class SemanticParser {
       used.add(Ontology.tableOf(time));
       understood.add("per " + period + " of " + time);
     }
+    if (related != null && measures.isEmpty() && dimensions.isEmpty()) {
+      // "what borders texas": the related rows themselves
+      Entity e = ontology.entity(related.entity());
+      dimensions.add(new Output(e.table() + "." + e.label(), alias(e.table() + "_" + e.label())));
+    }
     if (measures.isEmpty() && dimensions.isEmpty()) {
       throw new NotUnderstood(
           "what to measure or list: no metric, column or table of domain "
@@ -412,6 +431,7 @@ final class SemanticParser {
         order,
         limit,
         superlative && limit != null,
+        related == null ? null : related.term().relation(),
         orderTables(used, measures),
         understood);
   }
@@ -884,14 +904,75 @@ final class SemanticParser {
             .toList());
   }
 
-  /** The glossary term of a metric or filter match. */
+  /** The glossary term of a metric, filter or relation match. */
   private Ontology.Term term(Match match) {
     String key = match.item().key();
     String name = key.substring(key.indexOf(' ') + 1);
     return ontology.glossary().stream()
-        .filter(t -> (t.metric() != null || t.filter() != null) && t.term().equals(name))
+        .filter(
+            t ->
+                (t.metric() != null || t.filter() != null || t.relation() != null)
+                    && t.term().equals(name))
         .findFirst()
         .orElseThrow();
+  }
+
+  /**
+   * The relation the question reads its entity through ("states bordering texas") and the one
+   * linked value it is anchored on; null without one. Two relations, or none or several anchors,
+   * are refused: one grouped query cannot chain them.
+   */
+  private Anchored relation(String q, Retrieved found) {
+    List<Match> relations = of(found, Kind.RELATION, true);
+    if (relations.isEmpty()) {
+      return null;
+    }
+    Match said = relations.get(0);
+    Ontology.Term term = term(said);
+    String lower = q.toLowerCase(Locale.ROOT);
+    int first = Retriever.indexOf(lower, said.said());
+    int again =
+        first < 0
+            ? -1
+            : term.words().stream()
+                .mapToInt(
+                    w ->
+                        Retriever.indexOf(
+                            lower.substring(first + said.said().length()),
+                            w.toLowerCase(Locale.ROOT)))
+                .max()
+                .orElse(-1);
+    if (relations.size() > 1 || again >= 0) {
+      throw new NotUnderstood(
+          "'"
+              + said.said()
+              + "' of what is itself related: the embedded parser follows one relation; ask in two questions, or configure a model (chatbi.llm)");
+    }
+    Ontology.Join anchorJoin = ontology.anchorJoin(term.relation());
+    String key =
+        anchorJoin.from().get(0).equalsIgnoreCase(term.relation().anchor())
+            ? anchorJoin.to().get(0)
+            : anchorJoin.from().get(0);
+    List<ValueMatch> anchors =
+        found.values().stream().filter(v -> v.column().equalsIgnoreCase(key)).toList();
+    if (anchors.size() != 1) {
+      throw new NotUnderstood(
+          "'"
+              + said.said()
+              + "': name the one "
+              + Ontology.tableOf(key)
+              + " the others are related to (one value of "
+              + key
+              + ")");
+    }
+    return new Anchored(term, anchors.get(0), Ontology.tableOf(key));
+  }
+
+  /** A relation, the value it is anchored on and the entity whose rows it relates. */
+  private record Anchored(Ontology.Term term, ValueMatch anchor, String entity) {
+    String table() {
+      return Ontology.tableOf(term.relation().anchor());
+    }
   }
 
   private static String column(Match column) {

@@ -22,8 +22,9 @@ import net.sf.jsqlparser.util.TablesNamesFinder;
 
 /**
  * The AST half of chat_bi's validation (JSqlParser): every table the SQL reads is an entity of the
- * domain, and every join condition pairs columns the domain joins, in either direction. What the
- * guard lets through as a read can still wander off the domain; this keeps it on it.
+ * domain, and every join condition pairs columns the domain joins (its relations included), in
+ * either direction. What the guard lets through as a read can still wander off the domain; this
+ * keeps it on it.
  */
 final class SqlCheck {
   private SqlCheck() {}
@@ -46,7 +47,9 @@ final class SqlCheck {
       }
     }
     Set<String> known = new LinkedHashSet<>();
-    for (Join j : ontology.joins()) {
+    List<Join> joins = new ArrayList<>(ontology.joins());
+    joins.addAll(ontology.relationJoins());
+    for (Join j : joins) {
       for (int i = 0; i < j.from().size(); i++) {
         known.add(pair(j.from().get(i), j.to().get(i)));
         known.add(pair(j.to().get(i), j.from().get(i)));

@@ -93,7 +93,8 @@ final class SqlWriter {
 
   /** FROM, the joins, WHERE and GROUP BY: shared by the query and its per-group subquery. */
   private void body(QueryPlan plan, StringBuilder sql) {
-    JoinTree tree = JoinTree.connect(ontology, plan.tables(), MAX_HOPS);
+    Ontology read = plan.relation() == null ? ontology : ontology.through(plan.relation());
+    JoinTree tree = JoinTree.connect(read, plan.tables(), MAX_HOPS);
     if (!tree.dropped().isEmpty()) {
       throw new NotUnderstood("cannot join " + String.join(", ", tree.dropped()));
     }

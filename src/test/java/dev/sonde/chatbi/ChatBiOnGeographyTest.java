@@ -8,7 +8,9 @@ import dev.sonde.chatbi.Ontology.ValueDictionary;
 import dev.sonde.chatbi.Retriever.Retrieved;
 import dev.sonde.db.Database;
 import dev.sonde.support.DatabaseSonde;
+import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -86,6 +88,22 @@ class ChatBiOnGeographyTest {
   }
 
   @Test
+  void aRelationOfARelationOrWithoutItsAnchorIsRefusedNotGuessed() throws Exception {
+    ChatBi chatBi = Evaluation.chatBi(Evaluation.GEO);
+    for (String question :
+        List.of(
+            "what states border states that border colorado",
+            "what state borders the least states")) {
+      JsonObject envelope =
+          chatBi.ask(question, "geo", ZoneOffset.UTC, Evaluation::await, (s, ms) -> {});
+      assertFalse(envelope.getBoolean("success"), envelope.encode());
+      assertTrue(
+          envelope.getJsonObject("bizresult").getString("error").contains("border"),
+          envelope.encode());
+    }
+  }
+
+  @Test
   void answersEqualHandWrittenSql() throws Exception {
     ChatBi chatBi = Evaluation.chatBi(Evaluation.GEO);
     Database db = DatabaseSonde.get().sonde().databases().get("geo");
@@ -126,6 +144,19 @@ class ChatBiOnGeographyTest {
                 "where",
                 "where is austin",
                 "SELECT state_name FROM city WHERE city_name = 'austin'",
+                false),
+            // a relation: the states whose border_info row pairs them with texas
+            new Evaluation.Question(
+                "relation",
+                "what is the largest state bordering texas",
+                "SELECT state_name FROM state WHERE area = (SELECT MAX(area) FROM state"
+                    + " WHERE state_name IN (SELECT border FROM border_info"
+                    + " WHERE state_name = 'texas'))",
+                false),
+            new Evaluation.Question(
+                "relation-count",
+                "how many states border tennessee",
+                "SELECT COUNT(border) FROM border_info WHERE state_name = 'tennessee'",
                 false),
             // the city's population, not its state's: the finer of two tables in question
             new Evaluation.Question(

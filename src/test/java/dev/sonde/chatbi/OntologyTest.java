@@ -124,6 +124,7 @@ class OntologyTest {
                 "  - {term: city, column: stores.city, synonyms: {fr: [ville]}}",
                 "  - {term: big order, filter: total > 100}",
                 "  - {term: old, filter: archive.orders.year < 2000}",
+                "  - {term: resold, relation: {anchor: orders.total, related: orders.id}}",
                 "joins:",
                 "  - {from: [orders.a, orders.b], to: customers.id}",
                 ""));
@@ -134,11 +135,12 @@ class OntologyTest {
             "domain must be 1-64 letters, digits, '_' or '-'",
             "entities[0]: label title is not one of its attributes",
             "entities[0].attributes[1] (total): role is missing: identifier, dimension, time or measure",
-            "glossary[0] (sales): give exactly one of table, column, metric or filter",
+            "glossary[0] (sales): give exactly one of table, column, metric, filter or relation",
             "glossary[1] (city): column 'stores.city': table stores is not an entity",
             "glossary[1] (city): synonyms language 'fr': use en, zh, ja or ko",
             "glossary[2] (big order): write the columns as table.column in 'total > 100'",
             "glossary[3] (old): table archive is not an entity",
+            "glossary[4] (resold): relation anchor orders.total is in no join; declare its join",
             "joins[0]: from and to need the same number of columns (at least one)");
     assertEquals(expected, problems);
   }
