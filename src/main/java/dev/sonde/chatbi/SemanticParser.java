@@ -53,12 +53,12 @@ final class SemanticParser {
               + ")\\b");
   private static final Pattern ASCENDING =
       Pattern.compile(
-          "(?i)\\b(?:lowest|least|fewest|smallest|shortest|cheapest|bottom|worst|minimum)\\b|最低|最少|最小|最短|最差|倒数|下位|ワースト"
+          "(?i)\\b(?:lowest|least|fewest|smallest|shortest|sparsest|cheapest|bottom|worst|minimum)\\b|最低|最少|最小|最短|最差|倒数|下位|ワースト"
               + "|少な|低い|小さ|최저|최소|가장\\s*적|가장\\s*낮|하위");
   private static final Pattern SUPERLATIVE =
       Pattern.compile(
           "(?i)\\b(?:highest|most|largest|biggest|best|top|greatest|lowest|least|fewest|smallest|worst"
-              + "|longest|shortest|tallest|densest|oldest|newest|cheapest)\\b"
+              + "|longest|shortest|tallest|densest|sparsest|oldest|newest|cheapest)\\b"
               + "|最高|最多|最大|最好|最低|最少|最小|最も|一番|가장|제일");
   private static final Pattern ABOVE_AVERAGE =
       Pattern.compile(
@@ -164,6 +164,7 @@ final class SemanticParser {
     List<Output> measures = new ArrayList<>();
     String countedTable = null;
     boolean rankedBySuperlative = false;
+    String measureSaid = null;
     Set<String> used = new LinkedHashSet<>();
     Aggregation said = aggregationSaid(q);
     if (!metrics.isEmpty()) {
@@ -186,6 +187,7 @@ final class SemanticParser {
               .findFirst()
               .orElse(
                   columns.stream().filter(m -> role(m) == Role.MEASURE).findFirst().orElse(null));
+      measureSaid = measureColumn == null ? null : measureColumn.said();
       rankedBySuperlative =
           measureColumn != null
               && measureColumn.said() != null
@@ -302,7 +304,10 @@ final class SemanticParser {
       String table = t.item().tables().iterator().next();
       // an entity is what the answer is per, unless it only scopes a filter or holds the measure
       // ...or it is ranked by its own column: "the city with the largest population"
-      boolean ranked = (n != null || superlative) && ownMeasure(table, measures);
+      // "the populations of the states": a plural measure is one per row of its table
+      boolean ranked =
+          (n != null || superlative || pluralMeasure(q, measureSaid))
+              && ownMeasure(table, measures);
       boolean per =
           measures.isEmpty()
               || ranked
@@ -319,10 +324,12 @@ final class SemanticParser {
     for (Match c : columns) {
       String column = column(c);
       // a measure column or one inside the measure is what is measured, not what it is per
+      // nor is a join column to a table the answer already has ("run through": the river's states)
       if (filtered.contains(column.toLowerCase(Locale.ROOT))
           || role(c) == Role.IDENTIFIER
           || role(c) == Role.MEASURE && !measures.isEmpty() && !rankedBySuperlative
-          || measures.stream().anyMatch(m -> m.expression().contains(column))) {
+          || measures.stream().anyMatch(m -> m.expression().contains(column))
+          || joinsUsedTable(column, used)) {
         continue;
       }
       if (role(c) == Role.TIME && window != null) {
@@ -514,6 +521,29 @@ final class SemanticParser {
       }
     }
     return out.toString();
+  }
+
+  /** The measure's word is said in the plural: "the populations of". */
+  private static boolean pluralMeasure(String q, String said) {
+    return said != null
+        && !said.endsWith("s")
+        && Pattern.compile("(?i)\\b" + Pattern.quote(said) + "s\\b").matcher(q).find();
+  }
+
+  /** {@code column} joins one of the tables the answer already uses. */
+  private boolean joinsUsedTable(String column, Set<String> used) {
+    for (Ontology.Join j : ontology.joins()) {
+      for (int i = 0; i < j.from().size(); i++) {
+        String partner =
+            j.from().get(i).equalsIgnoreCase(column)
+                ? j.toTable()
+                : j.to().get(i).equalsIgnoreCase(column) ? j.fromTable() : null;
+        if (partner != null && used.stream().anyMatch(partner::equalsIgnoreCase)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** The measure is one of the table's own columns, aggregated (not a metric across tables). */
