@@ -9,11 +9,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * A {@link QueryPlan} as one SELECT in a connection's dialect: the plan's tables joined along the
- * domain's join paths from the first (the fact table), filters, grouping by the dimensions and
- * their keys, a HAVING against the groups' average as a subquery, the order and a LIMIT.
+ * domain's join paths from the first (the fact table), a table that only filters and would repeat
+ * rows as a semi-join, filters, grouping by the dimensions and their keys, a HAVING against the
+ * groups' average as a subquery, the order and a LIMIT.
  */
 final class SqlWriter {
   /** Tables further apart than this are not joined: the question is about something else. */
@@ -21,6 +23,8 @@ final class SqlWriter {
 
   private static final DateTimeFormatter TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
+
+  private static final Pattern QUALIFIED = Pattern.compile("\\b[a-z_]\\w*\\.[a-z_]");
 
   private final Ontology ontology;
   private final String dialect;
@@ -100,6 +104,7 @@ final class SqlWriter {
     }
     String root = tree.tables().get(0);
     sql.append("\nFROM ").append(root);
+    List<String> filters = new ArrayList<>(plan.filters());
     Set<String> joined = new LinkedHashSet<>(List.of(root.toLowerCase(Locale.ROOT)));
     List<Join> pending = new ArrayList<>(tree.joins());
     while (!pending.isEmpty()) {
@@ -119,10 +124,15 @@ final class SqlWriter {
       }
       pending.remove(next);
       joined.add(table.toLowerCase(Locale.ROOT));
-      sql.append("\nJOIN ").append(table).append(" ON ").append(JoinTree.text(next));
+      String semi = semiJoin(plan, read, tree, next, table, filters);
+      if (semi != null) {
+        filters.add(semi);
+      } else {
+        sql.append("\nJOIN ").append(table).append(" ON ").append(JoinTree.text(next));
+      }
     }
-    if (!plan.filters().isEmpty()) {
-      sql.append("\nWHERE ").append(String.join("\n  AND ", plan.filters()));
+    if (!filters.isEmpty()) {
+      sql.append("\nWHERE ").append(String.join("\n  AND ", filters));
     }
     if (plan.grouped()) {
       List<String> group = new ArrayList<>(plan.keys());
@@ -133,6 +143,61 @@ final class SqlWriter {
       }
       sql.append("\nGROUP BY ").append(String.join(", ", group));
     }
+  }
+
+  /**
+   * A table that only filters and would repeat the rows it joins (a river's row per state, for the
+   * state) is a semi-join instead, so sums are not counted twice: {@code state.state_name IN
+   * (SELECT river.traverse FROM river WHERE river.river_name = 'mississippi')}. Its filters move
+   * inside; null when the table must be joined.
+   */
+  private static String semiJoin(
+      QueryPlan plan, Ontology read, JoinTree tree, Join join, String table, List<String> filters) {
+    String prefix = table.toLowerCase(Locale.ROOT) + ".";
+    boolean leaf = tree.joins().stream().filter(j -> touches(j, table)).count() == 1;
+    String parent = join.fromTable().equalsIgnoreCase(table) ? join.toTable() : join.fromTable();
+    if (!leaf
+        || join.from().size() != 1
+        || read.cardinality(parent, table) != Ontology.Cardinality.ONE_TO_MANY
+        || shows(plan, prefix)) {
+      return null;
+    }
+    List<String> own = new ArrayList<>();
+    for (String f : filters) {
+      String lower = f.toLowerCase(Locale.ROOT);
+      if (lower.contains(prefix)) {
+        if (QUALIFIED.matcher(lower.replace(prefix, "")).find()) {
+          return null; // a filter across tables stays beside the join
+        }
+        own.add(f);
+      }
+    }
+    filters.removeAll(own);
+    boolean fromIsTable = join.fromTable().equalsIgnoreCase(table);
+    String parentColumn = fromIsTable ? join.to().get(0) : join.from().get(0);
+    String tableColumn = fromIsTable ? join.from().get(0) : join.to().get(0);
+    return parentColumn
+        + " IN (SELECT "
+        + tableColumn
+        + " FROM "
+        + table
+        + (own.isEmpty() ? "" : " WHERE " + String.join(" AND ", own))
+        + ")";
+  }
+
+  private static boolean touches(Join j, String table) {
+    return j.fromTable().equalsIgnoreCase(table) || j.toTable().equalsIgnoreCase(table);
+  }
+
+  /** The plan shows, groups by or measures a column of the table {@code prefix} names. */
+  private static boolean shows(QueryPlan plan, String prefix) {
+    List<String> expressions = new ArrayList<>(plan.keys());
+    plan.dimensions().forEach(d -> expressions.add(d.expression()));
+    plan.measures().forEach(m -> expressions.add(m.expression()));
+    if (plan.having() != null) {
+      expressions.add(plan.having().measure());
+    }
+    return expressions.stream().anyMatch(e -> e.toLowerCase(Locale.ROOT).contains(prefix));
   }
 
   /** A text literal, quotes doubled. */

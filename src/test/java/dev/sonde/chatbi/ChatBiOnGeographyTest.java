@@ -158,6 +158,19 @@ class ChatBiOnGeographyTest {
                 "how many states border tennessee",
                 "SELECT COUNT(border) FROM border_info WHERE state_name = 'tennessee'",
                 false),
+            // a plural measure is one per row; the river table lists louisiana twice, so a join
+            // would sum its population twice: the river only filters, as a semi-join
+            new Evaluation.Question(
+                "plural-measure",
+                "what are the populations of the states through which the mississippi runs",
+                "SELECT population FROM state WHERE state_name IN"
+                    + " (SELECT traverse FROM river WHERE river_name = 'mississippi')",
+                false),
+            new Evaluation.Question(
+                "join-column",
+                "how many states does the colorado river run through",
+                "SELECT COUNT(DISTINCT traverse) FROM river WHERE river_name = 'colorado'",
+                false),
             // the city's population, not its state's: the finer of two tables in question
             new Evaluation.Question(
                 "finest-grain",
