@@ -328,6 +328,14 @@ final class Evaluation {
             outcomes.size(),
             100.0 * correct / outcomes.size(),
             100.0 * sameCounts / outcomes.size()));
+    long refused = outcomes.stream().filter(o -> !o.correct() && o.error() != null).count();
+    long wrong = outcomes.stream().filter(o -> !o.correct() && o.error() == null).count();
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%nOf the misses, %d were refused with a reason and %d answered with other rows.%n",
+            refused,
+            wrong));
     long skipped = all.size() - outcomes.size();
     if (skipped > 0) {
       out.append("\n")
