@@ -79,6 +79,8 @@ final class SemanticParser {
           "(?i)(?:less|fewer|lower|under|below)\\s+than\\s+(\\d+(?:\\.\\d+)?)|(?:少于|低于|小于|不到)\\s*(\\d+(?:\\.\\d+)?)"
               + "|(\\d+(?:\\.\\d+)?)\\s*(?:以下|이하|未満|미만)");
 
+  private static final Pattern EVERY =
+      Pattern.compile("(?i)\\b(?:all|each|every)\\b|每个|所有|各|すべて|모든");
   private static final Pattern NEGATION =
       Pattern.compile(
           "(?i)\\b(?:not|no|never|without|except|excluding|none)\\b|\\b\\w+n't\\b|没有|不是|除了|以外|ない|없는|아닌|제외");
@@ -292,6 +294,9 @@ final class SemanticParser {
     Integer n = topN(q);
     boolean superlative = n == null && SUPERLATIVE.matcher(ranks).find();
     refuseWhatOnePlanCannotSay(q, ranks);
+    if (n == null && !superlative && !EVERY.matcher(q).find()) {
+      refuseUnscopedSuperlativeNames(found);
+    }
     Matcher above = ABOVE_AVERAGE.matcher(q);
     Matcher below = BELOW_AVERAGE.matcher(q);
     boolean comparing = above.find() || below.find();
@@ -497,6 +502,32 @@ final class SemanticParser {
               + than.group()
               + "': the embedded parser compares with an average or a number, not with another thing's value; configure a model (chatbi.llm) for that");
     }
+  }
+
+  /**
+   * A column named with a superlative ("highest point") read for every row, with nothing to scope
+   * it: "the highest point in the us" means the highest of them, which the column's name does not
+   * rank. Refused unless a value says whose it is ("the highest point in texas"), something else
+   * ranks the rows ("in the smallest state") or every row is asked for ("of all the states").
+   */
+  private void refuseUnscopedSuperlativeNames(Retrieved found) {
+    if (!found.values().isEmpty()) {
+      return;
+    }
+    found.matches().stream()
+        .filter(m -> m.said() != null && m.lexical() > 0)
+        .filter(m -> m.item().kind() == Kind.COLUMN && role(m) != Role.MEASURE)
+        .filter(m -> SUPERLATIVE.matcher(m.said()).find())
+        .findFirst()
+        .ifPresent(
+            m -> {
+              throw new NotUnderstood(
+                  "'"
+                      + m.said()
+                      + "' names a column of each "
+                      + m.item().tables().iterator().next()
+                      + ", not which is highest or lowest overall; name one (a value), or configure a model (chatbi.llm)");
+            });
   }
 
   /**
