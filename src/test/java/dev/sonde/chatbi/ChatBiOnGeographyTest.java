@@ -88,6 +88,19 @@ class ChatBiOnGeographyTest {
   }
 
   @Test
+  void aModelIsGivenTheNamedConditionsTheQuestionUses() {
+    String prompt =
+        Prompt.user(
+            geo,
+            retriever.retrieve("what are the major cities in texas", false),
+            "what are the major cities in texas",
+            java.time.LocalDate.of(2026, 1, 1));
+    assertTrue(prompt.contains("\"named_conditions\""), prompt);
+    assertTrue(prompt.contains("city.population > 150000"), prompt);
+    assertFalse(prompt.contains("river.length > 750"), prompt);
+  }
+
+  @Test
   void whatOneQueryCannotHoldIsRefusedNotGuessed() throws Exception {
     ChatBi chatBi = Evaluation.chatBi(Evaluation.GEO);
     // a relation of a relation, a relation without its anchor, and the highest of a column whose
