@@ -51,6 +51,7 @@ public final class Retriever {
 
   private static final double DENSE_FLOOR = 0.4;
   private static final int DENSE_TOP = 3;
+  private static final int DESCRIBED_TOP = 3;
   private static final List<String> FIELDS = List.of("en", "cjk");
   private static final Analyzer ANALYZER =
       new PerFieldAnalyzerWrapper(new EnglishAnalyzer(), Map.of("cjk", new CJKAnalyzer()));
@@ -69,11 +70,25 @@ public final class Retriever {
    * glossary term gives it, as opposed to its own name.
    */
   record Item(
-      String key, Kind kind, Set<String> tables, List<String> words, Set<String> glossary) {}
+      String key,
+      Kind kind,
+      Set<String> tables,
+      List<String> words,
+      Set<String> glossary,
+      String description) {}
 
-  /** An item the question is about: its scores and why. */
+  /**
+   * An item the question is about: its scores and why. {@code described}: the share of the
+   * question's words its description holds, a weak signal for the context a model sees.
+   */
   public record Match(
-      Item item, double score, double lexical, double dense, List<String> why, String said) {}
+      Item item,
+      double score,
+      double lexical,
+      double dense,
+      double described,
+      List<String> why,
+      String said) {}
 
   /** Words that are a value of a column: the value itself or one of its synonyms. */
   private record Candidate(String text, String column, String value) {}
@@ -121,6 +136,7 @@ public final class Retriever {
   private final Ontology ontology;
   private final List<Item> items = new ArrayList<>();
   private final List<List<List<String>>> wordTokens = new ArrayList<>();
+  private final List<Set<String>> descriptionTokens = new ArrayList<>();
   private List<float[]> vectors;
 
   public Retriever(Ontology ontology) {
@@ -135,6 +151,11 @@ public final class Retriever {
         runs.add(field.equals("cjk") && word.codePoints().count() < 2 ? List.of() : run);
       }
       wordTokens.add(runs);
+      Set<String> described = new LinkedHashSet<>();
+      if (item.description() != null) {
+        FIELDS.forEach(f -> described.addAll(tokens(f, item.description())));
+      }
+      descriptionTokens.add(described);
     }
   }
 
@@ -158,7 +179,7 @@ public final class Retriever {
       termsByTarget
           .getOrDefault("table:" + e.table().toLowerCase(Locale.ROOT), List.of())
           .forEach(t -> named.addAll(t.words()));
-      add("table " + e.table(), Kind.TABLE, Set.of(e.table()), e.table(), named);
+      add("table " + e.table(), Kind.TABLE, Set.of(e.table()), e.table(), named, e.description());
       for (Attribute a : e.attributes()) {
         if (a.role() == Role.IDENTIFIER) {
           continue;
@@ -168,7 +189,13 @@ public final class Retriever {
         termsByTarget
             .getOrDefault("column:" + column.toLowerCase(Locale.ROOT), List.of())
             .forEach(t -> columnNamed.addAll(t.words()));
-        add("column " + column, Kind.COLUMN, Set.of(e.table()), a.column(), columnNamed);
+        add(
+            "column " + column,
+            Kind.COLUMN,
+            Set.of(e.table()),
+            a.column(),
+            columnNamed,
+            a.description());
       }
     }
     for (Term t : ontology.glossary()) {
@@ -177,23 +204,35 @@ public final class Retriever {
         if (t.time() != null) {
           tables.add(Ontology.tableOf(t.time()));
         }
-        add("metric " + t.term(), Kind.METRIC, tables, null, t.words());
+        add("metric " + t.term(), Kind.METRIC, tables, null, t.words(), null);
       } else if (t.filter() != null) {
-        add("filter " + t.term(), Kind.FILTER, Set.copyOf(tablesIn(t.filter())), null, t.words());
+        add(
+            "filter " + t.term(),
+            Kind.FILTER,
+            Set.copyOf(tablesIn(t.filter())),
+            null,
+            t.words(),
+            null);
       } else if (t.relation() != null && t.relation().anchor() != null) {
         add(
             "relation " + t.term(),
             Kind.RELATION,
             Set.of(Ontology.tableOf(t.relation().anchor())),
             null,
-            t.words());
+            t.words(),
+            null);
       }
     }
   }
 
   /** An item named by its identifier ({@code order_items} → "order items") and glossary words. */
   private void add(
-      String key, Kind kind, Set<String> tables, String identifier, List<String> named) {
+      String key,
+      Kind kind,
+      Set<String> tables,
+      String identifier,
+      List<String> named,
+      String description) {
     List<String> words = new ArrayList<>();
     if (identifier != null) {
       words.add(OntologyBootstrap.words(identifier));
@@ -202,7 +241,7 @@ public final class Retriever {
     List<String> distinct = words.stream().filter(w -> !w.isBlank()).distinct().toList();
     Set<String> glossary = new LinkedHashSet<>();
     named.forEach(w -> glossary.add(w.toLowerCase(Locale.ROOT)));
-    items.add(new Item(key, kind, tables, distinct, glossary));
+    items.add(new Item(key, kind, tables, distinct, glossary, description));
   }
 
   /** The tables named in an expression's qualified columns. */
@@ -253,18 +292,25 @@ public final class Retriever {
       }
       near.sort(Comparator.comparingDouble(Near::similarity).reversed());
       for (Near n : near.subList(0, Math.min(DENSE_TOP, near.size()))) {
-        scores.computeIfAbsent(n.item(), k -> new double[2])[1] = n.similarity();
+        scores.computeIfAbsent(n.item(), k -> new double[3])[1] = n.similarity();
         why.computeIfAbsent(n.item(), k -> new ArrayList<>())
             .add(String.format(Locale.ROOT, "means '%s' (%.2f)", n.word(), n.similarity()));
       }
     }
+    described(question, scores, why);
     List<Match> matches = new ArrayList<>();
     scores.forEach(
         (i, s) -> {
-          if (s[0] > 0 || s[1] >= DENSE_FLOOR) {
+          if (s[0] > 0 || s[1] >= DENSE_FLOOR || s[2] > 0) {
             matches.add(
                 new Match(
-                    items.get(i), 0.6 * s[0] + 0.4 * s[1], s[0], s[1], why.get(i), saidBy.get(i)));
+                    items.get(i),
+                    0.6 * s[0] + 0.4 * s[1] + 0.2 * s[2],
+                    s[0],
+                    s[1],
+                    s[2],
+                    why.get(i),
+                    saidBy.get(i)));
           }
         });
     // ties: a metric says more than a column, a column more than a table
@@ -324,10 +370,42 @@ public final class Retriever {
         }
       }
       if (longest != null) {
-        scores.computeIfAbsent(i, k -> new double[2])[0] = 1;
+        scores.computeIfAbsent(i, k -> new double[3])[0] = 1;
         why.computeIfAbsent(i, k -> new ArrayList<>()).add("says '" + longest + "'");
         saidBy.put(i, longest.toLowerCase(Locale.ROOT));
       }
+    }
+  }
+
+  /**
+   * Descriptions holding the question's words, when it names nothing by its words: the few that
+   * hold most of them. A fallback that gives a model some context; once a question names a table,
+   * column or metric, descriptions would only add tables it is not about (the stores' "sales
+   * region" to a sales question). The embedded parser reads only what the question says.
+   */
+  private void described(
+      String question, Map<Integer, double[]> scores, Map<Integer, List<String>> why) {
+    if (scores.values().stream().anyMatch(s -> s[0] > 0)) {
+      return;
+    }
+    Set<String> asked = new LinkedHashSet<>(tokens(fieldOf(question), question));
+    if (asked.isEmpty()) {
+      return;
+    }
+    record Hit(int item, List<String> words) {}
+    List<Hit> hits = new ArrayList<>();
+    for (int i = 0; i < items.size(); i++) {
+      List<String> common = asked.stream().filter(descriptionTokens.get(i)::contains).toList();
+      if (!common.isEmpty()) {
+        hits.add(new Hit(i, common));
+      }
+    }
+    hits.sort(Comparator.comparingInt((Hit h) -> h.words().size()).reversed());
+    for (Hit h : hits.subList(0, Math.min(DESCRIBED_TOP, hits.size()))) {
+      scores.computeIfAbsent(h.item(), k -> new double[3])[2] =
+          (double) h.words().size() / asked.size();
+      why.computeIfAbsent(h.item(), k -> new ArrayList<>())
+          .add("its description says " + h.words());
     }
   }
 

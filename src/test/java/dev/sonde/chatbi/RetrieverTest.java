@@ -2,6 +2,7 @@ package dev.sonde.chatbi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.chatbi.Retriever.Retrieved;
@@ -61,6 +62,27 @@ class RetrieverTest {
           Set.of("inventory", "stores"), Set.copyOf(r.tables()), question + " " + r.tables());
       assertEquals(List.of("inventory.store_id = stores.store_id"), joins(r));
     }
+  }
+
+  @Test
+  void descriptionsGiveContextOnlyWhenTheQuestionNamesNothing() throws Exception {
+    Retrieved vague = RETAIL.retrieve("what is in chinese", false);
+    assertEquals(List.of("table categories"), keys(vague));
+    assertEquals(
+        List.of("its description says [chines]"),
+        vague.matches().get(0).why(),
+        keys(vague).toString());
+    // (stemmed words) what it says is not what the question names: the parser does not answer
+    // from it
+    assertThrows(
+        NotUnderstood.class,
+        () ->
+            new SemanticParser(RETAIL.ontology(), "duckdb")
+                .parse("what is in chinese", vague, java.time.ZonedDateTime.now()));
+    // a question that names things is not widened by descriptions (stores' "sales region")
+    assertTrue(
+        RETAIL.retrieve("sales per product", false).matches().stream()
+            .allMatch(m -> m.described() == 0));
   }
 
   @Test
