@@ -41,7 +41,8 @@ final class SemanticParser {
   private static final Pattern TOP_N =
       Pattern.compile(
           "(?i)(?:top|first|best|bottom|worst)\\s*(\\d+)|(\\d+)\\s+(?:best|top|highest|largest|"
-              + "biggest|most|lowest|smallest|least|worst)|前\\s*(\\d+|[一二两三四五六七八九十]+)\\s*[个名位家款种]?"
+              + "biggest|most|lowest|smallest|least|worst|longest|shortest|tallest|oldest|newest"
+              + "|cheapest|greatest|fewest|densest)|前\\s*(\\d+|[一二两三四五六七八九十]+)\\s*[个名位家款种]?"
               + "|(?:上位|下位|トップ|ベスト|ワースト)\\s*(\\d+)|(?:상위|하위|탑|톱)\\s*(\\d+)|(\\d+)\\s*(?:위|位)"
               + "|最[多少高低大小好差]的?\\s*(\\d+|[一二两三四五六七八九十]+)\\s*[个名位家款种]"
               + "|\\b(\\d+|"
