@@ -124,6 +124,8 @@ final class SemanticParser {
       Pattern.compile(
           "(?i)\\b(?:\\w{2,}est|most|least|fewest|top|bottom)\\b|最[^\\s的]|上位|下位|상위|하위|가장\\s*\\S+");
 
+  private static final Pattern OWN_SUM =
+      Pattern.compile("SUM\\(([A-Za-z_]\\w*)\\.([A-Za-z_]\\w*)\\)");
   private static final Pattern SUM_OF = Pattern.compile("(?is)\\s*SUM\\((.*)\\)\\s*");
   private static final Pattern HOW_MUCH =
       Pattern.compile("(?i)\\bhow\\s+much\\b|\\b(?:total|amount)\\b|多少|いくら|얼마");
@@ -369,6 +371,17 @@ final class SemanticParser {
               + ontology.domain()
               + " is in the question; it knows "
               + knownWords());
+    }
+
+    // a row's own column per row of its table is its value, however many join rows repeat it
+    if (said == null && !measures.isEmpty()) {
+      Matcher own = OWN_SUM.matcher(measures.get(0).expression());
+      // one group per row of the column's table: its key (or label) is grouped by
+      if (own.matches() && keys.contains(key(own.group(1)))) {
+        String value = own.group(1) + "." + own.group(2);
+        measures.set(0, new Output("MAX(" + value + ")", alias(own.group(2))));
+        understood.add("measure: each " + own.group(1) + "'s " + own.group(2));
+      }
     }
 
     // shares, conditions on groups, order and limit
