@@ -187,6 +187,15 @@ class ChatBiOnGeographyTest {
                 "how many states does the colorado river run through",
                 "SELECT COUNT(DISTINCT traverse) FROM river WHERE river_name = 'colorado'",
                 false),
+            // the river table lists the san juan twice in colorado: summing each state's area
+            // over its join rows would make colorado the largest; it is new mexico
+            new Evaluation.Question(
+                "own-value",
+                "what is the largest state the san juan river runs through",
+                "SELECT state_name FROM state WHERE area = (SELECT MAX(area) FROM state"
+                    + " WHERE state_name IN (SELECT traverse FROM river"
+                    + " WHERE river_name = 'san juan'))",
+                false),
             // the city's population, not its state's: the finer of two tables in question
             new Evaluation.Question(
                 "finest-grain",
