@@ -84,7 +84,7 @@ final class SemanticParser {
       Pattern.compile("(?i)\\b(?:all|each|every)\\b|每个|所有|各|すべて|모든");
   private static final Pattern NEGATION =
       Pattern.compile(
-          "(?i)\\b(?:not|no|never|without|except|excluding|none)\\b|\\b\\w+n't\\b|没有|不是|除了|以外|ない|없는|아닌|제외");
+          "(?i)\\b(?:not|no|never|without|except|excluding|none)\\b|\\b\\w+n't\\b|没有|不是|除了|以外|(?<!少)ない|없는|아닌|제외");
   private static final Pattern THAN =
       Pattern.compile(
           "(?i)\\b(?:more|less|fewer|higher|lower|greater|smaller|larger|bigger|longer|shorter)\\s+(?:\\w+\\s+){0,3}?than\\b");

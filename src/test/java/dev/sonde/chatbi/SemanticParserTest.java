@@ -177,5 +177,7 @@ class SemanticParserTest {
         assertThrows(
             NotUnderstood.class, () -> sql("Which stores sold more than the Shanghai store?"));
     assertTrue(another.getMessage().startsWith("'more than':"), another.getMessage());
+    // 少ない is "few", not a negation
+    assertTrue(sql("在庫が平均より少ない店舗は？").contains("HAVING"));
   }
 }
