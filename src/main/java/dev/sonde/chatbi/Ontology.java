@@ -220,22 +220,15 @@ public record Ontology(
     List<Join> read = new ArrayList<>(joins);
     read.remove(anchor);
     read.add(relation.join(anchor));
-    return new Ontology(
-        format,
-        version,
-        domain,
-        connection,
-        isDefault,
-        description,
-        entities,
-        glossary,
-        values,
-        read,
-        examples);
+    return with(values, read);
   }
 
   /** This domain with other value dictionaries (those read from the database filled in). */
   Ontology withValues(List<ValueDictionary> filled) {
+    return with(filled, joins);
+  }
+
+  private Ontology with(List<ValueDictionary> otherValues, List<Join> otherJoins) {
     return new Ontology(
         format,
         version,
@@ -245,8 +238,8 @@ public record Ontology(
         description,
         entities,
         glossary,
-        filled,
-        joins,
+        otherValues,
+        otherJoins,
         examples);
   }
 
