@@ -155,6 +155,22 @@ class ChatBiOnPostgresTest {
     assertFalse(paris.getBoolean("success"));
   }
 
+  @Test
+  void aSuperlativeKeepsItsTiesThroughAWindowOnPostgres() {
+    Set<String> expected =
+        rows(
+            "SELECT s.name, SUM(i.quantity) FROM inventory i JOIN stores s ON i.store_id = s.store_id"
+                + " GROUP BY s.store_id, s.name HAVING SUM(i.quantity) = (SELECT MAX(t) FROM"
+                + " (SELECT SUM(quantity) AS t FROM inventory GROUP BY store_id) x)");
+    JsonObject envelope =
+        tools.ok("chat_bi", new JsonObject().put("nlq", "Which store holds the most stock?"));
+    assertTrue(envelope.getBoolean("success"), envelope.encode());
+    assertTrue(
+        envelope.getJsonObject("bizresult").getString("sql").contains("RANK() OVER"),
+        envelope.encode());
+    assertEquals(normalised(expected), normalised(rows(envelope)));
+  }
+
   private static Set<String> normalised(Set<String> rows) {
     Set<String> out = new HashSet<>();
     for (String row : rows) {
