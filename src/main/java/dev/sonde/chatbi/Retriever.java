@@ -363,8 +363,11 @@ public final class Retriever {
         List<String> run = wordTokens.get(i).get(w);
         String field = fieldOf(item.words().get(w));
         String word = item.words().get(w);
+        // "ordered at" is one token without its stop word: it must be written, not just "orders"
+        boolean shortened = field.equals("en") && run.size() < word.strip().split("\\s+").length;
         if (!run.isEmpty()
             && Collections.indexOfSubList(asked.get(field), run) >= 0
+            && (!shortened || indexOf(lower, word.toLowerCase(Locale.ROOT)) >= 0)
             && (longest == null || longer(word, longest, lower))) {
           longest = word;
         }

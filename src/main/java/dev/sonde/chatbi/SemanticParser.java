@@ -45,9 +45,9 @@ final class SemanticParser {
               + "|cheapest|greatest|fewest|densest)|前\\s*(\\d+|[一二两三四五六七八九十]+)\\s*[个名位家款种]?"
               + "|(?:上位|下位|トップ|ベスト|ワースト)\\s*(\\d+)|(?:상위|하위|탑|톱)\\s*(\\d+)|(\\d+)\\s*(?:위|位)"
               + "|最[多少高低大小好差]的?\\s*(\\d+|[一二两三四五六七八九十]+)\\s*[个名位家款种]"
-              + "|\\b(\\d+|"
+              + "|\\b(\\d{1,3}|"
               + NUMBER_WORDS
-              + ")\\s+(?:[\\w-]+\\s+){1,3}(?:with|by|having|have|has|had)\\s+"
+              + ")\\s+(?:[\\w-]+\\s+){1,3}(?:with|by|having|have|has|had|[a-z]+ed)\\s+"
               + "the\\s+(?:most|highest|largest|biggest|best|fewest|lowest|least|smallest|worst)"
               + "|\\b(?:top|first)\\s+("
               + NUMBER_WORDS
@@ -80,6 +80,9 @@ final class SemanticParser {
           "(?i)(?:less|fewer|lower|under|below)\\s+than\\s+(\\d+(?:\\.\\d+)?)|(?:少于|低于|小于|不到)\\s*(\\d+(?:\\.\\d+)?)"
               + "|(\\d+(?:\\.\\d+)?)\\s*(?:以下|이하|未満|미만)");
 
+  private static final Pattern TOP_WITH_THE =
+      Pattern.compile(
+          "(?i)\\btop\\b(?:\\s+\\d+)?\\s+(?:[\\w-]+\\s+){1,3}(?:with|by|having|have|has|had|[a-z]+ed)\\s+the\\s+");
   private static final Pattern EVERY =
       Pattern.compile("(?i)\\b(?:all|each|every)\\b|每个|所有|各|すべて|모든");
   private static final Pattern NEGATION =
@@ -193,10 +196,7 @@ final class SemanticParser {
               .orElse(
                   columns.stream().filter(m -> role(m) == Role.MEASURE).findFirst().orElse(null));
       measureSaid = measureColumn == null ? null : measureColumn.said();
-      rankedBySuperlative =
-          measureColumn != null
-              && measureColumn.said() != null
-              && SUPERLATIVE.matcher(measureColumn.said()).matches();
+      rankedBySuperlative = measureSaid != null && SUPERLATIVE.matcher(measureSaid).matches();
       // "how many people" asks for a measure of people, not a count of rows
       boolean countOfMeasure =
           measureColumn != null && said == Aggregation.COUNT && rightAfter(q, COUNT, measureColumn);
@@ -498,8 +498,12 @@ final class SemanticParser {
     }
     Matcher superlatives = SUPERLATIVE.matcher(ranks);
     List<String> rankings = new ArrayList<>();
+    // "the top 5 customers with the most orders": "top" marks the ranking "most" says
+    boolean topMarks = TOP_WITH_THE.matcher(ranks).find();
     while (superlatives.find()) {
-      rankings.add(superlatives.group());
+      if (!(topMarks && superlatives.group().equalsIgnoreCase("top"))) {
+        rankings.add(superlatives.group());
+      }
     }
     if (rankings.size() > 1) {
       throw new NotUnderstood(
@@ -846,6 +850,13 @@ final class SemanticParser {
     if (tables.isEmpty() || !cue.find()) {
       return tables.isEmpty() ? null : tables.get(0);
     }
+    // English counts what follows the last cue: "the top 5 customers with the most orders"
+    int lastStart = cue.start();
+    int lastEnd = cue.end();
+    while (!beforeFirst && cue.find()) {
+      lastStart = cue.start();
+      lastEnd = cue.end();
+    }
     String lower = q.toLowerCase(Locale.ROOT);
     Match best = null;
     int bestDistance = Integer.MAX_VALUE;
@@ -856,8 +867,8 @@ final class SemanticParser {
         continue;
       }
       // the preferred side is nearer than any distance on the other
-      int after = at >= cue.end() ? at - cue.end() : -1;
-      int before = at < cue.start() ? cue.start() - at : -1;
+      int after = at >= lastEnd ? at - lastEnd : -1;
+      int before = at < lastStart ? lastStart - at : -1;
       int distance =
           beforeFirst
               ? (before >= 0 ? before : 100_000 + Math.max(after, 0))

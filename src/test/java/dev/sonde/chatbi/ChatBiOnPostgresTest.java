@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
 import dev.sonde.support.TestPostgres;
 import dev.sonde.support.ToolCalls;
@@ -76,9 +75,7 @@ class ChatBiOnPostgresTest {
                 pg,
                 "chatbi.ontology",
                 ontology.toString()));
-    HttpMcpClient client = new HttpMcpClient(sonde.port());
-    client.initialize("2025-11-25");
-    tools = new ToolCalls(client);
+    tools = ToolCalls.over(sonde.port());
   }
 
   @AfterAll

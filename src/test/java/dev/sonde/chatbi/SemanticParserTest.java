@@ -180,4 +180,18 @@ class SemanticParserTest {
     // 少ない is "few", not a negation
     assertTrue(sql("在庫が平均より少ない店舗は？").contains("HAVING"));
   }
+
+  @Test
+  void theNFollowingAnyVerbAndTheLastRankingWordSayWhatIsCountedAndHowMany() throws Exception {
+    String expected =
+        "SELECT c.name, COUNT(*) AS n FROM orders o JOIN customers c ON o.customer_id ="
+            + " c.customer_id GROUP BY c.customer_id, c.name ORDER BY n DESC, c.name LIMIT 5";
+    // "ordered at" (a column) is not said by "orders": its stop word is missing from the question
+    for (String question :
+        List.of(
+            "Who are the top 5 customers with the most orders?",
+            "Which 5 customers placed the most orders?")) {
+      sameRows(question, expected, true);
+    }
+  }
 }

@@ -15,6 +15,13 @@ public final class ToolCalls {
     this.client = client;
   }
 
+  /** Tool calls over a new Streamable HTTP session with the Sonde on {@code port}. */
+  public static ToolCalls over(int port) {
+    HttpMcpClient client = new HttpMcpClient(port);
+    client.initialize("2025-11-25");
+    return new ToolCalls(client);
+  }
+
   public JsonObject call(String tool, JsonObject args) {
     return client
         .request(

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.support.DatabaseSonde;
-import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.ToolCalls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -27,9 +26,7 @@ class DashboardToolsTest {
   @BeforeAll
   static void connect() {
     port = DatabaseSonde.get().port();
-    HttpMcpClient client = new HttpMcpClient(port);
-    client.initialize("2025-11-25");
-    tools = new ToolCalls(client);
+    tools = ToolCalls.over(port);
     tools.ok(
         "compile_chart_from_spec",
         new JsonObject()

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.SharedSonde;
 import dev.sonde.support.ToolCalls;
 import io.vertx.core.json.JsonArray;
@@ -18,9 +17,7 @@ class FilesToolsTest {
 
   @BeforeAll
   static void connect() {
-    HttpMcpClient client = new HttpMcpClient(SharedSonde.get().port());
-    client.initialize("2025-11-25");
-    tools = new ToolCalls(client);
+    tools = ToolCalls.over(SharedSonde.get().port());
   }
 
   @Test

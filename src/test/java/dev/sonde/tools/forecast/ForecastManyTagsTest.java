@@ -3,7 +3,6 @@ package dev.sonde.tools.forecast;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
 import dev.sonde.support.ToolCalls;
 import io.vertx.core.json.JsonArray;
@@ -48,9 +47,7 @@ class ForecastManyTagsTest {
                 "duckdb",
                 "databases.connections.shop.path",
                 file.toString()));
-    HttpMcpClient client = new HttpMcpClient(sonde.port());
-    client.initialize("2025-11-25");
-    tools = new ToolCalls(client);
+    tools = ToolCalls.over(sonde.port());
   }
 
   static JsonObject forecast(JsonObject spec) {

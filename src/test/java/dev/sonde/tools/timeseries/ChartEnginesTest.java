@@ -3,7 +3,6 @@ package dev.sonde.tools.timeseries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
 import dev.sonde.support.TestPostgres;
 import dev.sonde.support.ToolCalls;
@@ -69,9 +68,7 @@ class ChartEnginesTest {
                 Map.entry("timeseries.tables.plant.tag", "station"),
                 Map.entry("timeseries.tables.plant.time", "logged"),
                 Map.entry("timeseries.tables.plant.values", "level")));
-    HttpMcpClient client = new HttpMcpClient(sonde.port());
-    client.initialize("2025-11-25");
-    tools = new ToolCalls(client);
+    tools = ToolCalls.over(sonde.port());
   }
 
   /** Two tags every 20 s for about 14 days, with values any engine sums the same way. */

@@ -2,7 +2,6 @@ package dev.sonde.tools.timeseries;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
 import dev.sonde.support.TestPostgres;
 import dev.sonde.support.ToolCalls;
@@ -50,9 +49,7 @@ class DemoTagTablesOnPostgresTest {
                 "databases.connections.pg.type", "postgres",
                 "databases.connections.pg.url", pg,
                 "databases.connections.pg.rollups", "true"));
-    HttpMcpClient client = new HttpMcpClient(sonde.port());
-    client.initialize("2025-11-25");
-    tools = new ToolCalls(client);
+    tools = ToolCalls.over(sonde.port());
   }
 
   @AfterAll

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.support.DatabaseSonde;
-import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.ToolCalls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -20,9 +19,7 @@ class TagTablesToolsTest {
 
   @BeforeAll
   static void connect() {
-    HttpMcpClient client = new HttpMcpClient(DatabaseSonde.get().port());
-    client.initialize("2025-11-25");
-    tools = new ToolCalls(client);
+    tools = ToolCalls.over(DatabaseSonde.get().port());
   }
 
   @Test
