@@ -11,8 +11,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -50,13 +48,7 @@ class ChatBiOnPostgresTest {
   static void start() throws Exception {
     Path duck = TestPostgres.demoDuckDb();
     postgres = TestPostgres.start();
-    String pg = postgres.createDatabase("shop");
-    try (Connection from = DriverManager.getConnection("jdbc:duckdb:" + duck);
-        Connection to = DriverManager.getConnection(pg)) {
-      for (String table : List.of("categories", "products", "stores", "inventory")) {
-        TestPostgres.copyTable(from, to, table, TABLES.get(table));
-      }
-    }
+    String pg = postgres.createDatabaseFrom(duck, "shop", TABLES);
     Path ontology = Files.createTempDirectory("sonde-ontology-");
     Files.writeString(
         ontology.resolve("retail.yaml"),

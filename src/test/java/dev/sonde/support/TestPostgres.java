@@ -72,6 +72,22 @@ public final class TestPostgres implements AutoCloseable {
     return url(database);
   }
 
+  /**
+   * A new database holding copies of DuckDB {@code duck}'s tables, each created with its DDL
+   * columns ({@link #copyTable}); its URL.
+   */
+  public String createDatabaseFrom(Path duck, String database, Map<String, String> tables)
+      throws Exception {
+    String url = createDatabase(database);
+    try (Connection from = DriverManager.getConnection("jdbc:duckdb:" + duck);
+        Connection to = DriverManager.getConnection(url)) {
+      for (Map.Entry<String, String> table : tables.entrySet()) {
+        copyTable(from, to, table.getKey(), table.getValue());
+      }
+    }
+    return url;
+  }
+
   /** A freshly generated demo DuckDB in a directory of its own, to copy tables from. */
   public static Path demoDuckDb() throws Exception {
     Path data = Files.createTempDirectory("sonde-demo-");

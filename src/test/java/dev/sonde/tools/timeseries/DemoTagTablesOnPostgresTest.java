@@ -8,8 +8,6 @@ import dev.sonde.support.ToolCalls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -30,17 +28,11 @@ class DemoTagTablesOnPostgresTest {
   static void start() throws Exception {
     Path duck = TestPostgres.demoDuckDb();
     postgres = TestPostgres.start();
-    String pg = postgres.createDatabase("demo_tags");
-    try (Connection from = DriverManager.getConnection("jdbc:duckdb:" + duck);
-        Connection to = DriverManager.getConnection(pg)) {
-      for (String table : List.of("GOLD", "DRIVING")) {
-        TestPostgres.copyTable(
-            from,
-            to,
-            "\"" + table + "\"",
-            "\"NAME\" VARCHAR NOT NULL, \"TIME\" TIMESTAMP NOT NULL, \"VALUE\" DOUBLE PRECISION NOT NULL");
-      }
-    }
+    String columns =
+        "\"NAME\" VARCHAR NOT NULL, \"TIME\" TIMESTAMP NOT NULL, \"VALUE\" DOUBLE PRECISION NOT NULL";
+    String pg =
+        postgres.createDatabaseFrom(
+            duck, "demo_tags", Map.of("\"GOLD\"", columns, "\"DRIVING\"", columns));
     sonde =
         new InProcessSonde(
             Map.of(
