@@ -42,6 +42,7 @@ import dev.sonde.tools.schema.SchemaFamilyVerticle;
 import dev.sonde.tools.schema.SchemaResources;
 import dev.sonde.tools.system.SystemFamilyVerticle;
 import dev.sonde.tools.timeseries.TimeSeriesFamilyVerticle;
+import dev.sonde.web.ConnectionLimits;
 import dev.sonde.web.DashboardsApi;
 import dev.sonde.web.JobsApi;
 import dev.sonde.web.OriginGuard;
@@ -324,7 +325,10 @@ public final class Sonde {
         new McpServer(
             vertx,
             config,
-            new SessionStore(config.mcp().defaultAccount(), config.mcp().defaultLogLevel()),
+            new SessionStore(
+                config.mcp().defaultAccount(),
+                config.mcp().defaultLogLevel(),
+                config.mcp().maxSessions()),
             tools,
             resources,
             prompts,
@@ -372,6 +376,13 @@ public final class Sonde {
                 info.version(),
                 config.server().host(),
                 port.get());
+            if (!ConfigLoader.isLoopback(config.server().host())) {
+              LOG.warn(
+                  "server.allowUnauthenticated: anyone who reaches {}:{} can call every tool on"
+                      + " every connection and read the workspace; there is no authentication",
+                  config.server().host(),
+                  port.get());
+            }
           }
           return new Sonde(vertx, server, jobs, databases, library, port.get());
         });
@@ -386,8 +397,13 @@ public final class Sonde {
     OriginGuard guard = new OriginGuard(config.server().allowedOrigins());
     StreamableHttpTransport http = new StreamableHttpTransport(vertx, server, config);
     WebSocketTransport webSocket =
-        new WebSocketTransport(server, config.server().maxWebSocketMessageBytes());
+        new WebSocketTransport(
+            vertx,
+            server,
+            config.server().maxWebSocketMessageBytes(),
+            config.server().keepAliveSeconds() * 1000L);
     JobsApi jobsApi = new JobsApi(vertx, jobs, config.server().keepAliveSeconds() * 1000L);
+    ConnectionLimits limits = new ConnectionLimits(config.server());
     int requested = config.server().port();
     if (requested != 0) {
       guard.bind(requested);
@@ -398,7 +414,7 @@ public final class Sonde {
             () -> {
               WebServerVerticle verticle =
                   new WebServerVerticle(
-                      config, requested, guard, http, webSocket, jobsApi, dashboardsApi);
+                      config, requested, guard, limits, http, webSocket, jobsApi, dashboardsApi);
               first.compareAndSet(null, verticle);
               return verticle;
             },

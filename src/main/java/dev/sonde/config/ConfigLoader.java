@@ -14,6 +14,8 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -269,6 +271,16 @@ public final class ConfigLoader {
     range("server.maxRequestBytes", c.server().maxRequestBytes(), 1024, 1 << 30);
     range("server.maxWebSocketMessageBytes", c.server().maxWebSocketMessageBytes(), 1024, 1 << 30);
     range("server.keepAliveSeconds", c.server().keepAliveSeconds(), 1, 3600);
+    // an idle limit at or under the keep-alive would close every quiet event stream
+    range(
+        "server.idleTimeoutSeconds",
+        c.server().idleTimeoutSeconds(),
+        c.server().keepAliveSeconds() + 1,
+        24 * 3600);
+    range("server.headerTimeoutSeconds", c.server().headerTimeoutSeconds(), 1, 3600);
+    range("server.bodyTimeoutSeconds", c.server().bodyTimeoutSeconds(), 1, 3600);
+    range("server.maxConnectionsPerPeer", c.server().maxConnectionsPerPeer(), 1, 1_000_000);
+    range("mcp.maxSessions", c.mcp().maxSessions(), 1, 10_000_000);
     range("mcp.pageSize", c.mcp().pageSize(), 1, 1000);
     range("mcp.sessionIdleMinutes", c.mcp().sessionIdleMinutes(), 1, 7 * 24 * 60);
     range("mcp.toolTimeoutSeconds", c.mcp().toolTimeoutSeconds(), 1, 24 * 3600);
@@ -278,6 +290,17 @@ public final class ConfigLoader {
     range("jobs.taskTtlSeconds", c.jobs().taskTtlSeconds(), 1, 7 * 24 * 3600);
     if (c.server().host().isBlank()) {
       throw new ConfigException("configuration key 'server.host' needs a value");
+    }
+    if (c.server().enabled()
+        && !c.server().allowUnauthenticated()
+        && !isLoopback(c.server().host())) {
+      throw new ConfigException(
+          "configuration key 'server.host' is "
+              + c.server().host()
+              + ", which is not a loopback address: Sonde has no authentication yet, so anyone"
+              + " who reaches it could run every tool. Bind to 127.0.0.1 (and put an"
+              + " authenticating proxy in front), or set server.allowUnauthenticated: true to"
+              + " accept that");
     }
     if (!LogLevel.isKnown(c.mcp().defaultLogLevel())) {
       throw new ConfigException(
@@ -293,6 +316,24 @@ public final class ConfigLoader {
     if (c.cluster().enabled()) {
       throw new ConfigException(
           "configuration key 'cluster.enabled': this build has no cluster manager; set it to false");
+    }
+  }
+
+  /** True for a loopback literal or a name that resolves only to loopback addresses. */
+  public static boolean isLoopback(String host) {
+    String bare =
+        host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    try {
+      InetAddress[] addresses = InetAddress.getAllByName(bare);
+      for (InetAddress address : addresses) {
+        if (!address.isLoopbackAddress()) {
+          return false;
+        }
+      }
+      return addresses.length > 0;
+    } catch (UnknownHostException e) {
+      throw new ConfigException(
+          "configuration key 'server.host': " + host + " is not an address or a known host name");
     }
   }
 

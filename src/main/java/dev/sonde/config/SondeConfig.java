@@ -17,22 +17,32 @@ public record SondeConfig(
     ReportsConfig reports,
     ChatBiConfig chatbi) {
 
-  /** HTTP listener and the limits of every transport. */
+  /**
+   * HTTP listener and the limits of every transport. {@code allowUnauthenticated} must be set to
+   * bind anywhere but loopback while Sonde has no authentication; the timeouts close connections
+   * that send nothing (idle), whose request head or body arrives too slowly.
+   */
   public record ServerConfig(
       boolean enabled,
       String host,
       int port,
+      boolean allowUnauthenticated,
       int eventLoops,
       int instances,
       List<String> allowedOrigins,
       int maxRequestBytes,
       int maxWebSocketMessageBytes,
-      int keepAliveSeconds) {}
+      int keepAliveSeconds,
+      int idleTimeoutSeconds,
+      int headerTimeoutSeconds,
+      int bodyTimeoutSeconds,
+      int maxConnectionsPerPeer) {}
 
   /** Protocol engine: paging, sessions, defaults for calls. */
   public record McpConfig(
       int pageSize,
       int sessionIdleMinutes,
+      int maxSessions,
       int toolTimeoutSeconds,
       String defaultLogLevel,
       String defaultAccount,
@@ -180,8 +190,21 @@ public record SondeConfig(
   public static SondeConfig defaults() {
     return new SondeConfig(
         new ServerConfig(
-            true, "127.0.0.1", 8080, 1, 1, List.of(), 4 * 1024 * 1024, 4 * 1024 * 1024, 15),
-        new McpConfig(50, 30, 60, "info", "local", false),
+            true,
+            "127.0.0.1",
+            8080,
+            false,
+            1,
+            1,
+            List.of(),
+            4 * 1024 * 1024,
+            4 * 1024 * 1024,
+            15,
+            120,
+            10,
+            30,
+            256),
+        new McpConfig(50, 30, 10_000, 60, "info", "local", false),
         new JobsConfig(8, 1000, 200, true, 3600),
         new DataConfig("data"),
         new ClusterConfig(false),

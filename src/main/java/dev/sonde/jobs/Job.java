@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 public final class Job {
   private final String id;
   private final String tool;
-  private final String session;
+  private final String owner;
   private final String account;
   private final Instant startedAt = Instant.now();
   private final int historyLimit;
@@ -37,13 +37,13 @@ public final class Job {
   Job(
       String id,
       String tool,
-      String session,
+      String owner,
       String account,
       int historyLimit,
       JobRegistry registry) {
     this.id = id;
     this.tool = tool;
-    this.session = session;
+    this.owner = owner;
     this.account = account;
     this.historyLimit = historyLimit;
     this.registry = registry;
@@ -57,8 +57,9 @@ public final class Job {
     return tool;
   }
 
-  public String session() {
-    return session;
+  /** Who started it, as an opaque label: equal for one session's jobs, never its id. */
+  public String owner() {
+    return owner;
   }
 
   public Instant startedAt() {
@@ -199,7 +200,7 @@ public final class Job {
         new JsonObject()
             .put("id", id)
             .put("tool", tool)
-            .put("session", session)
+            .put("owner", owner)
             .put("account", account)
             .put("status", status.wireName())
             .put("startedAt", startedAt.toString())

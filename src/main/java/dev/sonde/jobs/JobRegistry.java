@@ -2,14 +2,20 @@ package dev.sonde.jobs;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The jobs of this node: starts them, keeps a bounded history for replay, publishes each step on
@@ -29,6 +35,7 @@ public final class JobRegistry {
   private final Deque<Job> finished = new ArrayDeque<>();
   private final Deque<JobEvent> recent = new ArrayDeque<>();
   private final AtomicLong globalSeq = new AtomicLong();
+  private final byte[] ownerKey = randomKey();
 
   public JobRegistry(Vertx vertx, int historyPerJob, int retainFinished) {
     this.vertx = vertx;
@@ -47,10 +54,34 @@ public final class JobRegistry {
   }
 
   public Job start(String id, String tool, String session, String account) {
-    Job job = new Job(id, tool, session, account, historyPerJob, this);
+    Job job = new Job(id, tool, ownerOf(session), account, historyPerJob, this);
     jobs.put(id, job);
     publish(job.started());
     return job;
+  }
+
+  /**
+   * A keyed hash of the session id: the jobs API shows which jobs belong together without handing
+   * out the session id, which is the session's only credential.
+   */
+  private String ownerOf(String session) {
+    if (session == null) {
+      return null;
+    }
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(ownerKey, "HmacSHA256"));
+      byte[] digest = mac.doFinal(session.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest, 0, 8);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
+    }
+  }
+
+  private static byte[] randomKey() {
+    byte[] key = new byte[32];
+    new SecureRandom().nextBytes(key);
+    return key;
   }
 
   public void finish(Job job, boolean ok, String message) {

@@ -10,6 +10,9 @@ public final class JsonRpc {
   public static final int INVALID_PARAMS = -32602;
   public static final int INTERNAL_ERROR = -32603;
 
+  /** Implementation-defined: the server is at a limit and the request may succeed later. */
+  public static final int SERVER_BUSY = -32000;
+
   /** MCP: the resource does not exist. */
   public static final int RESOURCE_NOT_FOUND = -32002;
 

@@ -8,7 +8,6 @@ import dev.sonde.tools.ResourceProvider;
 import dev.sonde.tools.ToolException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -72,7 +71,8 @@ public final class McpServer {
             m -> broadcast(JsonRpc.notification("notifications/resources/list_changed", null)));
     vertx.eventBus().<JsonObject>consumer(CallHeaders.MCP_STATUS_ADDRESS, m -> m.reply(status()));
     long idle = config.mcp().sessionIdleMinutes() * 60_000L;
-    vertx.setPeriodic(Math.min(idle, 60_000), id -> sessions.expire(idle));
+    // swept four times per limit, so a session outlives it by a quarter at most
+    vertx.setPeriodic(Math.min(idle / 4, 60_000), id -> sessions.expire(idle));
   }
 
   public SessionStore sessions() {
@@ -112,10 +112,9 @@ public final class McpServer {
   public void receive(Session session, String text, ClientChannel channel) {
     JsonObject message;
     try {
-      message = new JsonObject(text);
-    } catch (DecodeException | ClassCastException e) {
-      channel.send(
-          JsonRpc.error(null, JsonRpc.PARSE_ERROR, "each message must be one JSON-RPC object"));
+      message = WireJson.object(text);
+    } catch (WireJson.Invalid e) {
+      channel.send(JsonRpc.error(null, JsonRpc.PARSE_ERROR, e.getMessage()));
       return;
     }
     handle(session, message, channel)

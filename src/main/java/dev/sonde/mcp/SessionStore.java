@@ -5,18 +5,35 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The open sessions of this node, by id. */
+/** The open sessions of this node, by id, at most {@code maxSessions} of them. */
 public final class SessionStore {
+  /** The transport whose one session is the process's own input; it never idles out. */
+  public static final String STDIO = "stdio";
+
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
   private final String defaultAccount;
   private final String defaultLogLevel;
+  private final int maxSessions;
 
-  public SessionStore(String defaultAccount, String defaultLogLevel) {
+  public SessionStore(String defaultAccount, String defaultLogLevel, int maxSessions) {
     this.defaultAccount = defaultAccount;
     this.defaultLogLevel = defaultLogLevel;
+    this.maxSessions = maxSessions;
   }
 
+  /**
+   * A new session, or a JSON-RPC error when the node already holds as many as it may (the count is
+   * read without a lock: a burst may pass the cap by the number of event loops, never grow past
+   * it).
+   */
   public Session create(String transport) {
+    if (sessions.size() >= maxSessions) {
+      throw new McpException(
+          JsonRpc.SERVER_BUSY,
+          "the server holds its limit of "
+              + maxSessions
+              + " sessions (mcp.maxSessions); end unused sessions (HTTP DELETE) or try again later");
+    }
     Session session =
         new Session(UUID.randomUUID().toString(), transport, defaultAccount, defaultLogLevel);
     sessions.put(session.id(), session);
@@ -46,14 +63,14 @@ public final class SessionStore {
   }
 
   /**
-   * Closes HTTP sessions idle for longer than {@code idleMillis} (a socket or stdio session ends
-   * with its connection).
+   * Closes sessions of every network transport that sent nothing for longer than {@code idleMillis}
+   * and have no call running; closing a WebSocket session closes its socket.
    */
   public int expire(long idleMillis) {
     long cutoff = System.currentTimeMillis() - idleMillis;
     int closed = 0;
     for (Session s : sessions.values()) {
-      if ("http".equals(s.transport())
+      if (!STDIO.equals(s.transport())
           && s.lastActive() < cutoff
           && s.calls().isEmpty()
           && close(s.id())) {

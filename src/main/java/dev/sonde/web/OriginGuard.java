@@ -9,8 +9,11 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 
 /**
- * DNS-rebinding protection: the Host header must name this server (loopback names by default, plus
- * configured origins), and an Origin header, when sent, must be one of the same.
+ * DNS-rebinding and cross-site protection: the Host header must name this server (loopback names by
+ * default, plus configured origins); an Origin header, when sent, must be this server's own origin
+ * (loopback at its port) or a configured one; and a browser's cross-site or same-site request (by
+ * its {@code Sec-Fetch-Site}, which pages cannot forge) may only navigate to a page: it cannot call
+ * the API or MCP, which start work, nor embed anything.
  */
 public final class OriginGuard {
   private static final List<String> LOOPBACK = List.of("localhost", "127.0.0.1", "[::1]");
@@ -27,8 +30,8 @@ public final class OriginGuard {
     for (String name : LOOPBACK) {
       hosts.add(name);
       hosts.add(name + ":" + port);
+      // no port-less loopback origins: a page on local port 80 is another program's page
       origins.add("http://" + name + ":" + port);
-      origins.add("http://" + name);
     }
     for (String origin : configuredOrigins) {
       String normalized = origin.toLowerCase(Locale.ROOT).replaceAll("/+$", "");
@@ -52,6 +55,25 @@ public final class OriginGuard {
       return false;
     }
     String origin = request.getHeader("Origin");
-    return origin == null || origins.contains(origin.toLowerCase(Locale.ROOT));
+    if (origin != null && !origins.contains(origin.toLowerCase(Locale.ROOT))) {
+      return false;
+    }
+    return origin != null || !fromAnotherSite(request) || isNavigation(request);
+  }
+
+  /** Browsers label each request; a missing label is a client that is not a browser. */
+  private static boolean fromAnotherSite(HttpServerRequest request) {
+    String site = request.getHeader("Sec-Fetch-Site");
+    return site != null && !site.equalsIgnoreCase("same-origin") && !site.equalsIgnoreCase("none");
+  }
+
+  /** A top-level page load that reads nothing back to the linking site and starts no work. */
+  private static boolean isNavigation(HttpServerRequest request) {
+    String path = request.path();
+    return "navigate".equalsIgnoreCase(request.getHeader("Sec-Fetch-Mode"))
+        && "document".equalsIgnoreCase(request.getHeader("Sec-Fetch-Dest"))
+        && "GET".equals(request.method().name())
+        && !path.startsWith("/api/")
+        && !path.startsWith("/mcp");
   }
 }

@@ -3,6 +3,7 @@ package dev.sonde.web;
 import dev.sonde.mcp.ClientChannel;
 import dev.sonde.mcp.McpServer;
 import dev.sonde.mcp.Session;
+import dev.sonde.mcp.SessionStore;
 import io.vertx.core.Context;
 import io.vertx.core.json.JsonObject;
 import java.io.BufferedReader;
@@ -28,11 +29,11 @@ public final class StdioTransport {
     this.context = context;
     this.in = in;
     this.out = out;
-    server.transportStarted("stdio");
+    server.transportStarted(SessionStore.STDIO);
   }
 
   public void start(Runnable onEnd) {
-    Session session = server.openSession("stdio");
+    Session session = server.openSession(SessionStore.STDIO);
     ClientChannel channel = this::write;
     session.standalone(channel);
     Thread reader =

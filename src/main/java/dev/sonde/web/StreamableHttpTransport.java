@@ -3,9 +3,11 @@ package dev.sonde.web;
 import dev.sonde.config.SondeConfig;
 import dev.sonde.mcp.ClientChannel;
 import dev.sonde.mcp.JsonRpc;
+import dev.sonde.mcp.McpException;
 import dev.sonde.mcp.McpServer;
 import dev.sonde.mcp.ProtocolVersions;
 import dev.sonde.mcp.Session;
+import dev.sonde.mcp.WireJson;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -13,7 +15,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,6 +36,7 @@ public final class StreamableHttpTransport {
   private static final CharSequence JSON = HttpHeaders.createOptimized("application/json");
   private static final int STREAM_LIMIT = 1000;
   private static final int STREAMS_KEPT = 32;
+  private static final String TRANSPORT = "streamable-http";
 
   private final Vertx vertx;
   private final McpServer server;
@@ -45,7 +47,7 @@ public final class StreamableHttpTransport {
     this.vertx = vertx;
     this.server = server;
     this.config = config;
-    server.transportStarted("streamable-http");
+    server.transportStarted(TRANSPORT);
   }
 
   /** Handles a request to {@link #PATH} (the hot path skips the router). */
@@ -58,7 +60,10 @@ public final class StreamableHttpTransport {
     }
   }
 
-  /** The whole body, or a 413 answer once it grows past the configured limit. */
+  /**
+   * The whole body, or a 413 answer once it grows past the configured limit. The buffer grows with
+   * the bytes that arrive: a declared length reserves nothing.
+   */
   private Future<Buffer> readBody(HttpServerRequest request) {
     int limit = config.server().maxRequestBytes();
     Promise<Buffer> body = Promise.promise();
@@ -67,7 +72,7 @@ public final class StreamableHttpTransport {
       tooLarge(request, limit);
       return body.future();
     }
-    Buffer buffer = Buffer.buffer(declared > 0 ? (int) declared : 256);
+    Buffer buffer = Buffer.buffer();
     request.handler(
         chunk -> {
           if (buffer.length() + chunk.length() > limit) {
@@ -107,8 +112,7 @@ public final class StreamableHttpTransport {
 
   private void post(HttpServerRequest request, Buffer body) {
     HttpServerResponse response = request.response();
-    String contentType = request.getHeader(HttpHeaders.CONTENT_TYPE);
-    if (contentType == null || !contentType.toLowerCase().startsWith("application/json")) {
+    if (!isJson(request.getHeader(HttpHeaders.CONTENT_TYPE))) {
       rpcError(response, 415, JsonRpc.INVALID_REQUEST, "Content-Type must be application/json");
       return;
     }
@@ -134,12 +138,9 @@ public final class StreamableHttpTransport {
       return;
     }
     try {
-      message = body.length() == 0 ? null : body.toJsonObject();
-    } catch (DecodeException | ClassCastException e) {
-      message = null;
-    }
-    if (message == null) {
-      rpcError(response, 400, JsonRpc.PARSE_ERROR, "the body is not a JSON object");
+      message = WireJson.object(body.getBytes());
+    } catch (WireJson.Invalid e) {
+      rpcError(response, 400, JsonRpc.PARSE_ERROR, e.getMessage());
       return;
     }
     String version = request.getHeader(PROTOCOL_HEADER);
@@ -157,7 +158,12 @@ public final class StreamableHttpTransport {
     Session session;
     boolean initialize = "initialize".equals(message.getValue("method"));
     if (initialize) {
-      session = openSession();
+      try {
+        session = openSession(peerOf(request));
+      } catch (McpException e) {
+        rpcError(response, 503, e.code(), e.getMessage());
+        return;
+      }
     } else {
       session = session(request, response);
       if (session == null) {
@@ -190,6 +196,20 @@ public final class StreamableHttpTransport {
               }
               exchange.complete(result);
             });
+  }
+
+  /** {@code application/json}, with parameters such as a charset, and nothing else. */
+  private static boolean isJson(String contentType) {
+    if (contentType == null) {
+      return false;
+    }
+    int semicolon = contentType.indexOf(';');
+    String type = semicolon < 0 ? contentType : contentType.substring(0, semicolon);
+    return type.trim().equalsIgnoreCase("application/json");
+  }
+
+  private static String peerOf(HttpServerRequest request) {
+    return request.remoteAddress() == null ? "" : request.remoteAddress().hostAddress();
   }
 
   private static boolean startsWithBracket(Buffer body) {
@@ -241,9 +261,9 @@ public final class StreamableHttpTransport {
     }
   }
 
-  private Session openSession() {
-    Session session = server.openSession("streamable-http");
-    HttpSessionStreams state = new HttpSessionStreams(newStream("s", true));
+  private Session openSession(String peer) {
+    Session session = server.openSession(TRANSPORT);
+    HttpSessionStreams state = new HttpSessionStreams(newStream("s", true), peer);
     streams.put(session.id(), state);
     session.standalone(state.standalone::send);
     session.onClose(
@@ -261,7 +281,10 @@ public final class StreamableHttpTransport {
         vertx, id, STREAM_LIMIT, config.server().keepAliveSeconds() * 1000L, priming);
   }
 
-  /** The request's session, or null after answering 400 (no id) or 404 (unknown id). */
+  /**
+   * The request's session, or null after answering 400 (no id) or 404 (unknown id, or one created
+   * from another address: until accounts exist the peer is the session's only credential).
+   */
   private Session session(HttpServerRequest request, HttpServerResponse response) {
     String id = request.getHeader(SESSION_HEADER);
     if (id == null) {
@@ -272,8 +295,10 @@ public final class StreamableHttpTransport {
           "missing Mcp-Session-Id header; send initialize first");
       return null;
     }
-    Session session = server.sessions().get(id);
-    if (session == null || !streams.containsKey(id)) {
+    HttpSessionStreams state = streams.get(id);
+    Session session =
+        state == null || !state.peer.equals(peerOf(request)) ? null : server.sessions().get(id);
+    if (session == null) {
       rpcError(
           response,
           404,
@@ -299,6 +324,7 @@ public final class StreamableHttpTransport {
   /** The event streams of one session: its GET stream and its recent POST streams. */
   private static final class HttpSessionStreams {
     final SseStream standalone;
+    final String peer;
     final AtomicLong counter = new AtomicLong();
     private final Map<String, SseStream> recent =
         new LinkedHashMap<>() {
@@ -308,8 +334,9 @@ public final class StreamableHttpTransport {
           }
         };
 
-    HttpSessionStreams(SseStream standalone) {
+    HttpSessionStreams(SseStream standalone, String peer) {
       this.standalone = standalone;
+      this.peer = peer;
     }
 
     synchronized SseStream find(String id) {

@@ -2,20 +2,33 @@ package dev.sonde.web;
 
 import dev.sonde.config.SondeConfig;
 import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.StaticHandler;
 
 /**
  * The HTTP listener: MCP over Streamable HTTP and WebSocket, the jobs API and the browser UI, every
- * route behind the origin guard. Several instances may share the port; the transports they mount
- * are shared objects, so a session can move between event loops.
+ * route behind the origin guard and the connection limits. Several instances may share the port;
+ * the transports they mount are shared objects, so a session can move between event loops.
  */
 public final class WebServerVerticle extends VerticleBase {
+  private static final CharSequence FRAME_POLICY =
+      HttpHeaders.createOptimized("frame-ancestors 'none'");
+  private static final CharSequence DENY = HttpHeaders.createOptimized("DENY");
+  private static final CharSequence NOSNIFF = HttpHeaders.createOptimized("nosniff");
+  private static final CharSequence CSP = HttpHeaders.createOptimized("Content-Security-Policy");
+  private static final CharSequence FRAME_OPTIONS = HttpHeaders.createOptimized("X-Frame-Options");
+  private static final CharSequence CONTENT_TYPE_OPTIONS =
+      HttpHeaders.createOptimized("X-Content-Type-Options");
+
   private final SondeConfig config;
   private final OriginGuard guard;
+  private final ConnectionLimits limits;
   private final StreamableHttpTransport http;
   private final WebSocketTransport webSocket;
   private final JobsApi jobsApi;
@@ -27,6 +40,7 @@ public final class WebServerVerticle extends VerticleBase {
       SondeConfig config,
       int port,
       OriginGuard guard,
+      ConnectionLimits limits,
       StreamableHttpTransport http,
       WebSocketTransport webSocket,
       JobsApi jobsApi,
@@ -34,6 +48,7 @@ public final class WebServerVerticle extends VerticleBase {
     this.config = config;
     this.port = port;
     this.guard = guard;
+    this.limits = limits;
     this.http = http;
     this.webSocket = webSocket;
     this.jobsApi = jobsApi;
@@ -50,33 +65,53 @@ public final class WebServerVerticle extends VerticleBase {
         .route("/*")
         .handler(
             StaticHandler.create("webroot").setCachingEnabled(false).setIndexPage("index.html"));
+    SondeConfig.ServerConfig server = config.server();
     HttpServerOptions options =
         new HttpServerOptions()
-            .setHost(config.server().host())
+            .setHost(server.host())
+            .setPort(port)
+            .setIdleTimeout(server.idleTimeoutSeconds())
+            // HTTP/1.1 only: with cleartext HTTP/2 on, a connection is only handed over (and so
+            // counted and timed) once its first bytes arrive
+            .setHttp2ClearTextEnabled(false)
             .setMaxWebSocketMessageSize(
-                config.server().maxWebSocketMessageBytes() + WebSocketTransport.FRAME_SLACK)
+                server.maxWebSocketMessageBytes() + WebSocketTransport.FRAME_SLACK)
             .setMaxWebSocketFrameSize(
-                config.server().maxWebSocketMessageBytes() + WebSocketTransport.FRAME_SLACK)
+                server.maxWebSocketMessageBytes() + WebSocketTransport.FRAME_SLACK)
             .addWebSocketSubProtocol("mcp")
             .setCompressionSupported(false);
+    ConnectionLimits.OnLoop connections = limits.onLoop(vertx);
     return vertx
         .createHttpServer(options)
+        .connectionHandler(connections::opened)
         .requestHandler(
             request -> {
+              connections.requestArrived(request);
+              secureHeaders(request);
               if (!guard.allows(request)) {
                 request
                     .response()
                     .setStatusCode(403)
                     .putHeader("Content-Type", "text/plain")
-                    .end("forbidden: Host or Origin is not allowed");
+                    .end("forbidden: Host, Origin or a cross-site request is not allowed");
               } else if (StreamableHttpTransport.PATH.equals(request.path())) {
                 http.handle(request);
               } else {
                 router.handle(request);
               }
             })
-        .listen(port)
-        .onSuccess(s -> server = s);
+        // listen() without arguments binds the options' host and port; listen(port) would bind
+        // every interface
+        .listen()
+        .onSuccess(s -> this.server = s);
+  }
+
+  /** Every answer refuses to be framed or content-sniffed (the job view has a Cancel button). */
+  private static void secureHeaders(HttpServerRequest request) {
+    MultiMap headers = request.response().headers();
+    headers.add(CSP, FRAME_POLICY);
+    headers.add(FRAME_OPTIONS, DENY);
+    headers.add(CONTENT_TYPE_OPTIONS, NOSNIFF);
   }
 
   public int actualPort() {

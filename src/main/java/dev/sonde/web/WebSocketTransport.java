@@ -1,21 +1,28 @@
 package dev.sonde.web;
 
 import dev.sonde.mcp.ClientChannel;
+import dev.sonde.mcp.McpException;
 import dev.sonde.mcp.McpServer;
 import dev.sonde.mcp.Session;
 import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocketFrame;
 import io.vertx.ext.web.Router;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * MCP over WebSocket as the official SDK clients frame it: subprotocol {@code mcp}, one JSON-RPC
- * message per text frame, the socket is the session. Binary frames close the socket with 1003; when
- * the client stops reading, Sonde stops reading its requests until the socket drains.
+ * MCP over WebSocket as the official SDK clients frame it: subprotocol {@code mcp} (required), one
+ * JSON-RPC message per text frame, the socket is the session. Binary frames close the socket with
+ * 1003, text that is not UTF-8 with 1007; when the client stops reading, Sonde stops reading its
+ * requests until the socket drains. A ping every keep-alive interval keeps a quiet socket open
+ * under the server's idle timeout.
  */
 public final class WebSocketTransport {
   public static final String PATH = "/mcp/ws";
@@ -26,34 +33,66 @@ public final class WebSocketTransport {
    */
   public static final int FRAME_SLACK = 64 * 1024;
 
+  private static final String TRANSPORT = "websocket";
+  private final Vertx vertx;
   private final McpServer server;
   private final int maxMessageBytes;
+  private final long keepAliveMillis;
 
   /** The origin guard in front of every route has already checked the handshake's Origin. */
-  public WebSocketTransport(McpServer server, int maxMessageBytes) {
+  public WebSocketTransport(
+      Vertx vertx, McpServer server, int maxMessageBytes, long keepAliveMillis) {
+    this.vertx = vertx;
     this.server = server;
     this.maxMessageBytes = maxMessageBytes;
-    server.transportStarted("websocket");
+    this.keepAliveMillis = keepAliveMillis;
+    server.transportStarted(TRANSPORT);
   }
 
   void mount(Router router) {
     router
         .route(PATH)
         .handler(
-            ctx ->
-                ctx.request()
-                    .toWebSocket()
-                    .onSuccess(this::connected)
-                    .onFailure(
-                        e -> {
-                          if (!ctx.response().ended()) {
-                            ctx.response().setStatusCode(400).end("expected a WebSocket upgrade");
-                          }
-                        }));
+            ctx -> {
+              if (!offersMcp(ctx.request().getHeader("Sec-WebSocket-Protocol"))) {
+                ctx.response()
+                    .setStatusCode(400)
+                    .end("offer the WebSocket subprotocol mcp (Sec-WebSocket-Protocol: mcp)");
+                return;
+              }
+              Session session;
+              try {
+                session = server.openSession(TRANSPORT);
+              } catch (McpException e) {
+                ctx.response().setStatusCode(503).end(e.getMessage());
+                return;
+              }
+              ctx.request()
+                  .toWebSocket()
+                  .onSuccess(ws -> connected(ws, session))
+                  .onFailure(
+                      e -> {
+                        server.closeSession(session);
+                        if (!ctx.response().ended()) {
+                          ctx.response().setStatusCode(400).end("expected a WebSocket upgrade");
+                        }
+                      });
+            });
   }
 
-  private void connected(ServerWebSocket ws) {
-    Session session = server.openSession("websocket");
+  private static boolean offersMcp(String protocols) {
+    if (protocols == null) {
+      return false;
+    }
+    for (String offered : protocols.split(",")) {
+      if (offered.trim().equals("mcp")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void connected(ServerWebSocket ws, Session session) {
     ClientChannel channel =
         message -> {
           if (ws.isClosed()) {
@@ -68,7 +107,40 @@ public final class WebSocketTransport {
     session.standalone(channel);
     ws.frameHandler(new MessageAssembler(ws, text -> server.receive(session, text, channel)));
     ws.exceptionHandler(e -> LOG.debug("websocket error: {}", e.getMessage()));
-    ws.closeHandler(v -> server.closeSession(session));
+    long pings =
+        vertx.setPeriodic(
+            keepAliveMillis,
+            t -> {
+              if (!ws.isClosed() && !ws.writeQueueFull()) {
+                ws.writePing(Buffer.buffer());
+              }
+            });
+    ws.closeHandler(
+        v -> {
+          vertx.cancelTimer(pings);
+          server.closeSession(session);
+        });
+    // a session that ends first (idle expiry) takes its socket with it
+    session.onClose(
+        () -> {
+          if (!ws.isClosed()) {
+            ws.close((short) 1001, "the session ended: idle for longer than the server allows");
+          }
+        });
+  }
+
+  /** The text, or null when the bytes are not UTF-8 (replacing them would change the message). */
+  private static String utf8(byte[] bytes) {
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes))
+          .toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
   }
 
   /** Joins text frames into messages, enforcing the size limit with a clean 1009 close. */
@@ -100,9 +172,14 @@ public final class WebSocketTransport {
       }
       pending.appendBuffer(frame.binaryData());
       if (frame.isFinal()) {
-        String text = pending.toString(StandardCharsets.UTF_8);
+        byte[] bytes = pending.getBytes();
         pending = Buffer.buffer();
         inText = false;
+        String text = utf8(bytes);
+        if (text == null) {
+          ws.close((short) 1007, "the message is not valid UTF-8");
+          return;
+        }
         onMessage.handle(text);
       }
     }

@@ -90,7 +90,10 @@ class ConfigLoaderTest {
 
   @Test
   void flagsBeatEnvironmentBeatsFileBeatsDefaults() throws IOException {
-    Path file = yaml("server:\n  port: 1111\n  host: 0.0.0.0\njobs:\n  workerPoolSize: 3\n");
+    Path file =
+        yaml(
+            "server:\n  port: 1111\n  host: 0.0.0.0\n  allowUnauthenticated: true\n"
+                + "jobs:\n  workerPoolSize: 3\n");
     Map<String, String> env =
         Map.of("SONDE_SERVER_PORT", "2222", "SONDE_JOBS_WORKER_POOL_SIZE", "5");
     SondeConfig fileOnly = ConfigLoader.load(file, Map.of(), Map.of());
@@ -172,6 +175,34 @@ class ConfigLoaderTest {
     assertEquals(
         true,
         failure(null, Map.of(), Map.of("cluster.enabled", "true")).contains("cluster.enabled"));
+  }
+
+  @Test
+  void aBindBeyondLoopbackNeedsAnExplicitYesUntilThereIsAuthentication() {
+    for (String host : List.of("0.0.0.0", "::", "192.0.2.10")) {
+      String refused = failure(null, Map.of(), Map.of("server.host", host));
+      assertTrue(refused.contains("not a loopback address"), refused);
+      assertTrue(refused.contains("server.allowUnauthenticated"), refused);
+    }
+    for (String host : List.of("127.0.0.1", "localhost", "::1", "127.0.0.2")) {
+      assertEquals(
+          host, ConfigLoader.load(null, Map.of(), Map.of("server.host", host)).server().host());
+    }
+    assertEquals(
+        "0.0.0.0",
+        ConfigLoader.load(
+                null,
+                Map.of("SONDE_SERVER_ALLOW_UNAUTHENTICATED", "true"),
+                Map.of("server.host", "0.0.0.0"))
+            .server()
+            .host());
+    // a server that does not listen binds nothing
+    assertEquals(
+        "0.0.0.0",
+        ConfigLoader.load(
+                null, Map.of(), Map.of("server.host", "0.0.0.0", "server.enabled", "false"))
+            .server()
+            .host());
   }
 
   @Test
