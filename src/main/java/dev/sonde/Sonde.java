@@ -268,7 +268,8 @@ public final class Sonde {
     FamilyServices services = new FamilyServices(config, jobs, databases, workspaces, tagTables);
     Charts charts = new Charts(databases, tagTables);
     TableForecasts forecasts = new TableForecasts(vertx, databases, tagTables, charts);
-    Dashboards dashboards = new Dashboards(vertx, charts, forecasts);
+    Dashboards dashboards =
+        new Dashboards(vertx, charts, forecasts, config.dashboards().maxPanels());
     List<FamilyVerticle> families = new ArrayList<>();
     List<ResourceProvider> resources = new ArrayList<>();
     List<PromptProvider> prompts = new ArrayList<>();

@@ -288,6 +288,7 @@ public final class ConfigLoader {
     range("jobs.historyPerJob", c.jobs().historyPerJob(), 10, 1_000_000);
     range("jobs.retainFinished", c.jobs().retainFinished(), 1, 100_000);
     range("jobs.taskTtlSeconds", c.jobs().taskTtlSeconds(), 1, 7 * 24 * 3600);
+    range("dashboards.maxPanels", c.dashboards().maxPanels(), 1, 10_000);
     if (c.server().host().isBlank()) {
       throw new ConfigException("configuration key 'server.host' needs a value");
     }

@@ -15,6 +15,7 @@ public record SondeConfig(
     DocsConfig docs,
     TimeSeriesConfig timeseries,
     ReportsConfig reports,
+    DashboardsConfig dashboards,
     ChatBiConfig chatbi) {
 
   /**
@@ -162,6 +163,9 @@ public record SondeConfig(
   /** Analysis reports: the folder of custom templates ({@code C-*.yaml}), read at start. */
   public record ReportsConfig(String templates) {}
 
+  /** Dashboards: the most panels one may hold, so no request makes a board too large to place. */
+  public record DashboardsConfig(int maxPanels) {}
+
   /**
    * chat_bi: the folder of domain ontologies, the row cap and the time the EXPLAIN dry run and the
    * query may take, how long traces are kept (days, files), and an optional model.
@@ -234,6 +238,7 @@ public record SondeConfig(
         new DocsConfig(true, "docs-index", 20_000, 60, 48, 300, Map.of()),
         new TimeSeriesConfig("UTC", 30, Map.of()),
         new ReportsConfig("conf/report-templates"),
+        new DashboardsConfig(200),
         new ChatBiConfig(
             "conf/ontology", 200, 5, 7, 1000, new LlmConfig("none", "", "", "", 60, 2)));
   }

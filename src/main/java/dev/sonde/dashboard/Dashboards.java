@@ -31,7 +31,8 @@ import java.util.UUID;
  * or from inline panels (a table and its tags). The format is versioned ({@code format:
  * sonde.dashboard, version: 1}); panels have a UUID, a title, a type, a data source, a grid place
  * and options. Every panel with data is compiled when it is added, so a dashboard never holds a
- * panel that cannot draw.
+ * panel that cannot draw. Work that grows with the panels runs on worker threads, and every change
+ * of a saved dashboard is one {@link Workspace#update}, so concurrent edits all land.
  */
 public final class Dashboards {
   public static final String FORMAT = "sonde.dashboard";
@@ -42,14 +43,18 @@ public final class Dashboards {
   private static final DateTimeFormatter SUFFIX =
       DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
+  private static final int PANEL_HEIGHT = 8;
+
   private final Vertx vertx;
   private final Charts charts;
   private final TableForecasts forecasts;
+  private final int maxPanels;
 
-  public Dashboards(Vertx vertx, Charts charts, TableForecasts forecasts) {
+  public Dashboards(Vertx vertx, Charts charts, TableForecasts forecasts, int maxPanels) {
     this.vertx = vertx;
     this.charts = charts;
     this.forecasts = forecasts;
+    this.maxPanels = maxPanels;
   }
 
   /** {@code name}, with {@code .dsh} added when missing; ASCII, as the reference requires. */
@@ -91,6 +96,7 @@ public final class Dashboards {
       String connection,
       ZoneId zone) {
     String file = filename(name);
+    refuseBeyondLimit(panels.size());
     JsonObject board =
         new JsonObject()
             .put("format", FORMAT)
@@ -107,27 +113,45 @@ public final class Dashboards {
     }
     return Future.all(built)
         .compose(
-            all -> {
-              List<JsonObject> made = all.list();
-              made.forEach(p -> place(board, p));
-              if (start == null && end == null) {
-                fitTimeRange(board, made, zone);
-              }
-              return blocking(
-                  () -> {
-                    String target = file;
-                    if (ws.exists(file) && !overwrite) {
-                      target =
-                          file.substring(0, file.length() - 4)
-                              + "-"
-                              + SUFFIX.format(Instant.now())
-                              + ".dsh";
-                      board.put("kept_existing", file);
-                    }
-                    save(ws, target, board);
-                    return board.copy().put("path", target);
-                  });
-            });
+            all ->
+                blocking(
+                    () -> {
+                      List<JsonObject> made = all.list();
+                      PanelGrid grid = new PanelGrid();
+                      made.forEach(p -> place(board, grid, p));
+                      if (start == null && end == null) {
+                        fitTimeRange(board, made, zone);
+                      }
+                      String target = file;
+                      if (overwrite) {
+                        ws.write(target, encode(board));
+                      } else if (!ws.createNew(target, encode(board))) {
+                        board.put("kept_existing", file);
+                        target =
+                            file.substring(0, file.length() - 4)
+                                + "-"
+                                + SUFFIX.format(Instant.now())
+                                + ".dsh";
+                        if (!ws.createNew(target, encode(board))) {
+                          throw new DashboardException(
+                              target + " exists too; call again in a second or pick a new name");
+                        }
+                      }
+                      return board.copy().put("path", target);
+                    }));
+  }
+
+  /** A caller's error when a dashboard would hold more panels than configured. */
+  private void refuseBeyondLimit(int panels) {
+    if (panels > maxPanels) {
+      throw new DashboardException(
+          "a dashboard holds at most "
+              + maxPanels
+              + " panels and this one would have "
+              + panels
+              + "; split the charts over several dashboards (the limit is dashboards.maxPanels in"
+              + " Sonde's configuration)");
+    }
   }
 
   public Future<JsonObject> read(Workspace ws, String name) {
@@ -135,20 +159,21 @@ public final class Dashboards {
     return blocking(() -> load(ws, file));
   }
 
+  /** Compiles the panel against the dashboard as read, then places it in the one as saved now. */
   public Future<JsonObject> addPanel(
       Workspace ws, String name, JsonObject spec, String connection, ZoneId zone) {
     return read(ws, name)
+        .compose(board -> panel(ws, spec, connection, zone, board.getJsonObject("timeRange")))
         .compose(
-            board ->
-                panel(ws, spec, connection, zone, board.getJsonObject("timeRange"))
-                    .compose(
-                        p ->
-                            blocking(
-                                () -> {
-                                  place(board, p);
-                                  save(ws, filename(name), board);
-                                  return p;
-                                })));
+            p ->
+                edit(
+                    ws,
+                    name,
+                    board -> {
+                      refuseBeyondLimit(board.getJsonArray("panels").size() + 1);
+                      place(board, PanelGrid.of(board.getJsonArray("panels"), filename(name)), p);
+                      return p;
+                    }));
   }
 
   /** Retitles the panel named by id or by title. */
@@ -190,18 +215,22 @@ public final class Dashboards {
         });
   }
 
-  /** Reads a dashboard, changes it and saves it; answers what {@code change} returns. */
+  /**
+   * Changes a dashboard as saved now, under its file's lock, so no concurrent edit is lost; answers
+   * what {@code change} returns.
+   */
   private Future<JsonObject> edit(
       Workspace ws, String name, java.util.function.UnaryOperator<JsonObject> change) {
-    return read(ws, name)
-        .compose(
-            board ->
-                blocking(
-                    () -> {
-                      JsonObject answer = change.apply(board);
-                      save(ws, filename(name), board);
-                      return answer;
-                    }));
+    String file = filename(name);
+    return blocking(
+        () ->
+            ws.update(
+                file,
+                current -> {
+                  JsonObject board = board(file, current);
+                  JsonObject answer = change.apply(board);
+                  return new Workspace.Revision<>(encode(board), answer);
+                }));
   }
 
   public Future<Void> delete(Workspace ws, String name) {
@@ -397,37 +426,14 @@ public final class Dashboards {
   }
 
   /**
-   * Puts a panel in the first free place of a 12-column grid, 6 wide and 8 high, never overlapping.
+   * Puts a panel in the first free place of {@code grid} (the board's panels), 6 wide (4 for a
+   * gauge or a text) and 8 high, never overlapping.
    */
-  static void place(JsonObject board, JsonObject panel) {
-    JsonArray panels = board.getJsonArray("panels");
+  static void place(JsonObject board, PanelGrid grid, JsonObject panel) {
     int w =
         panel.getString("type").equals("Gauge") || panel.getString("type").equals("Text") ? 4 : 6;
-    int h = 8;
-    for (int y = 0; ; y += 1) {
-      for (int x = 0; x + w <= GRID_COLUMNS; x++) {
-        if (free(panels, x, y, w, h)) {
-          panel.put("grid", new JsonObject().put("x", x).put("y", y).put("w", w).put("h", h));
-          panels.add(panel);
-          return;
-        }
-      }
-    }
-  }
-
-  private static boolean free(JsonArray panels, int x, int y, int w, int h) {
-    for (Object o : panels) {
-      JsonObject g = ((JsonObject) o).getJsonObject("grid");
-      boolean apart =
-          x + w <= g.getInteger("x")
-              || g.getInteger("x") + g.getInteger("w") <= x
-              || y + h <= g.getInteger("y")
-              || g.getInteger("y") + g.getInteger("h") <= y;
-      if (!apart) {
-        return false;
-      }
-    }
-    return true;
+    panel.put("grid", grid.place(w, PANEL_HEIGHT));
+    board.getJsonArray("panels").add(panel);
   }
 
   /**
@@ -495,7 +501,12 @@ public final class Dashboards {
   }
 
   private static JsonObject load(Workspace ws, String file) throws IOException {
-    JsonObject board = parse(ws, file);
+    return board(file, ws.read(file));
+  }
+
+  /** A saved dashboard from its file's bytes, checked to be one this Sonde can read. */
+  private static JsonObject board(String file, byte[] content) {
+    JsonObject board = json(file, content);
     if (!FORMAT.equals(board.getString("format"))) {
       throw new DashboardException("'" + file + "' is not a Sonde dashboard");
     }
@@ -511,16 +522,21 @@ public final class Dashboards {
   }
 
   private static JsonObject parse(Workspace ws, String file) throws IOException {
+    return json(file, ws.read(file));
+  }
+
+  private static JsonObject json(String file, byte[] content) {
     try {
-      return new JsonObject(new String(ws.read(file), StandardCharsets.UTF_8));
+      return new JsonObject(new String(content, StandardCharsets.UTF_8));
     } catch (DecodeException e) {
       throw new DashboardException("'" + file + "' is not valid JSON");
     }
   }
 
-  private static void save(Workspace ws, String file, JsonObject board) throws IOException {
+  /** A dashboard's file content, stamped with the time it is saved. */
+  private static byte[] encode(JsonObject board) {
     board.put("updated", Instant.now().toString());
-    ws.write(file, board.encodePrettily().getBytes(StandardCharsets.UTF_8));
+    return board.encodePrettily().getBytes(StandardCharsets.UTF_8);
   }
 
   private interface Blocking<T> {

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.commonmark.parser.Parser;
+import org.commonmark.renderer.html.DefaultUrlSanitizer;
 import org.commonmark.renderer.html.HtmlRenderer;
 
 /**
@@ -32,8 +33,16 @@ public final class AnalysisReports {
   public static final int DEFAULT_TAGS = 5;
 
   private static final Parser MARKDOWN = Parser.builder().build();
+
+  /**
+   * Links and images may be web or mail addresses: no data: or javascript: URL reaches a report.
+   */
   private static final HtmlRenderer HTML =
-      HtmlRenderer.builder().escapeHtml(true).sanitizeUrls(true).build();
+      HtmlRenderer.builder()
+          .escapeHtml(true)
+          .sanitizeUrls(true)
+          .urlSanitizer(new DefaultUrlSanitizer(List.of("http", "https", "mailto")))
+          .build();
 
   private final Vertx vertx;
   private final DatabaseRegistry databases;

@@ -24,8 +24,10 @@ import java.util.stream.Stream;
 /**
  * One account's files: charts, dashboards, reports. Every path a caller gives is relative to the
  * workspace, normalised, and refused when it would leave it ({@code ..}, an absolute path, a link
- * pointing out). Every write goes to a temporary file that is synced and renamed over the target,
- * so a crash leaves either the old file or the new one, never half of one.
+ * pointing out), and names with invisible characters are refused. Every write goes to a temporary
+ * file that is synced and renamed over the target, so a crash leaves either the old file or the new
+ * one, never half of one; and the writes of one file hold its lock, so a read-change-write ({@link
+ * #update}) is never undone by a concurrent one.
  */
 public final class Workspace {
   /** Temporary files of writes in flight: hidden from listings, swept when found stale. */
@@ -34,6 +36,7 @@ public final class Workspace {
   private static final long STALE_TEMP_MILLIS = 60 * 60 * 1000L;
 
   private final Path root;
+  private final PathLocks locks = new PathLocks();
 
   Workspace(Path root) {
     this.root = root;
@@ -48,11 +51,21 @@ public final class Workspace {
     void writeTo(OutputStream out) throws IOException;
   }
 
+  /** What an update writes back, and what it answers its caller. */
+  public record Revision<T>(byte[] content, T answer) {}
+
+  /** The next content of a file, made from its current content. */
+  @FunctionalInterface
+  public interface Change<T> {
+    Revision<T> apply(byte[] current) throws IOException;
+  }
+
   /** {@code relative} inside the workspace, or a refusal saying why it is not acceptable. */
   public Path resolve(String relative) {
     if (relative == null || relative.isBlank()) {
       throw new WorkspaceException("a path inside the workspace is required");
     }
+    refuseInvisible(relative);
     String path = relative.trim().replace('\\', '/');
     if (path.startsWith("/") || path.matches("^[A-Za-z]:.*") || path.startsWith("~")) {
       throw new WorkspaceException(
@@ -69,13 +82,8 @@ public final class Workspace {
         throw new WorkspaceException(
             "'" + relative + "' uses a name Sonde keeps for its own temporary files");
       }
-      if (part.chars()
-          .anyMatch(
-              c ->
-                  c < 0x20 || c == 0x7f || c == ':' || c == '*' || c == '?' || c == '"' || c == '<'
-                      || c == '>' || c == '|')) {
-        throw new WorkspaceException(
-            "'" + relative + "' holds a control character or one of : * ? \" < > |");
+      if (part.chars().anyMatch(c -> ":*?\"<>|".indexOf(c) >= 0)) {
+        throw new WorkspaceException("'" + relative + "' holds one of : * ? \" < > |");
       }
     }
     Path resolved = root.resolve(path).normalize();
@@ -85,6 +93,33 @@ public final class Workspace {
     }
     checkNoLinkOut(resolved, relative);
     return resolved;
+  }
+
+  /**
+   * Refuses control characters, bidi overrides (U+202E makes "report[U+202E]lmth.exe" look like
+   * "reportexe.html") and other invisible formatting characters, before any message echoes them.
+   */
+  private static void refuseInvisible(String relative) {
+    relative
+        .codePoints()
+        .filter(Workspace::invisible)
+        .findFirst()
+        .ifPresent(
+            c -> {
+              throw new WorkspaceException(
+                  "the name holds the control character U+"
+                      + String.format("%04X", c)
+                      + " (an invisible or direction-changing one); use visible characters only");
+            });
+  }
+
+  private static boolean invisible(int c) {
+    int type = Character.getType(c);
+    return type == Character.CONTROL
+        || type == Character.FORMAT
+        || type == Character.LINE_SEPARATOR
+        || type == Character.PARAGRAPH_SEPARATOR
+        || type == Character.SURROGATE;
   }
 
   /** The workspace-relative spelling of a resolved path, with '/'. */
@@ -183,29 +218,91 @@ public final class Workspace {
   /** Deletes a file, or an empty folder; a folder with files in it is refused. */
   public void delete(String relative) throws IOException {
     Path target = resolve(relative);
-    if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-      throw new WorkspaceException(
-          "no file '" + relative + "' in the workspace; list_files shows what is there");
-    }
-    try {
-      Files.delete(target);
-    } catch (DirectoryNotEmptyException e) {
-      throw new WorkspaceException(
-          "folder '" + relative + "' is not empty; delete its files first");
-    }
+    locks.holding(
+        target,
+        () -> {
+          if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            throw new WorkspaceException(
+                "no file '" + relative + "' in the workspace; list_files shows what is there");
+          }
+          try {
+            Files.delete(target);
+          } catch (DirectoryNotEmptyException e) {
+            throw new WorkspaceException(
+                "folder '" + relative + "' is not empty; delete its files first");
+          }
+          return null;
+        });
   }
 
   public boolean exists(String relative) {
     return Files.isRegularFile(resolve(relative));
   }
 
+  /** A file's content; this is what every reader of the workspace, the web viewer's too, uses. */
   public byte[] read(String relative) throws IOException {
-    Path file = resolve(relative);
+    return readFile(resolve(relative), relative);
+  }
+
+  private static byte[] readFile(Path file, String relative) throws IOException {
     if (!Files.isRegularFile(file)) {
       throw new WorkspaceException(
           "no file '" + relative + "' in the workspace; list_files shows what is there");
     }
+    refuseHardLink(file, relative);
     return Files.readAllBytes(file);
+  }
+
+  /**
+   * A file with several hard links may be one that also lives outside the workspace (a link made to
+   * a secret); like a link pointing out, it is not read.
+   */
+  private static void refuseHardLink(Path file, String relative) throws IOException {
+    Object links;
+    try {
+      links = Files.getAttribute(file, "unix:nlink");
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      return; // no link counts on this file system
+    }
+    if (links instanceof Integer count && count > 1) {
+      throw new WorkspaceException(
+          "'"
+              + relative
+              + "' has other hard links (the same file under another name, maybe outside the"
+              + " workspace), so Sonde does not read it; replace it with a copy");
+    }
+  }
+
+  /**
+   * Reads a file, changes it and writes it back atomically while holding the file's lock, so
+   * concurrent updates of one file run one after another and each sees the last one's result.
+   */
+  public <T> T update(String relative, Change<T> change) throws IOException {
+    Path file = resolve(relative);
+    return locks.holding(
+        file,
+        () -> {
+          Revision<T> next = change.apply(readFile(file, relative));
+          writeAtomically(file, out -> out.write(next.content()));
+          return next.answer();
+        });
+  }
+
+  /**
+   * Creates a file atomically unless one is there: answers false, writing nothing, when it exists,
+   * so no file is ever replaced by it.
+   */
+  public boolean createNew(String relative, byte[] content) throws IOException {
+    Path target = resolve(relative);
+    return locks.holding(
+        target,
+        () -> {
+          if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+          }
+          writeAtomically(target, out -> out.write(content));
+          return true;
+        });
   }
 
   /** Replaces (or creates) a file with {@code content}, atomically; its folders are created. */
@@ -223,7 +320,7 @@ public final class Workspace {
     if (Files.isDirectory(target)) {
       throw new WorkspaceException("'" + relative + "' is a folder");
     }
-    return writeAtomically(target, content);
+    return locks.holding(target, () -> writeAtomically(target, content));
   }
 
   /**

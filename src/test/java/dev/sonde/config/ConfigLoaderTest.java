@@ -58,6 +58,7 @@ class ConfigLoaderTest {
                 Map.of()),
             shipped.timeseries(),
             shipped.reports(),
+            shipped.dashboards(),
             shipped.chatbi());
     assertEquals(SondeConfig.defaults(), withoutSources);
   }
@@ -203,6 +204,19 @@ class ConfigLoaderTest {
                 null, Map.of(), Map.of("server.host", "0.0.0.0", "server.enabled", "false"))
             .server()
             .host());
+  }
+
+  @Test
+  void theDashboardPanelLimitIsCheckedAndCanBeRaised() {
+    assertEquals(200, ConfigLoader.load(null, Map.of(), Map.of()).dashboards().maxPanels());
+    assertEquals(
+        "configuration key 'dashboards.maxPanels' is 0; use a value from 1 to 10000",
+        failure(null, Map.of(), Map.of("dashboards.maxPanels", "0")));
+    assertEquals(
+        500,
+        ConfigLoader.load(null, Map.of("SONDE_DASHBOARDS_MAX_PANELS", "500"), Map.of())
+            .dashboards()
+            .maxPanels());
   }
 
   @Test

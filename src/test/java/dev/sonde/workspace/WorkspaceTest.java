@@ -13,7 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -146,6 +150,75 @@ class WorkspaceTest {
     WorkspaceException missing =
         assertThrows(WorkspaceException.class, () -> workspace.delete("reports/a.html"));
     assertTrue(missing.getMessage().contains("list_files"), missing.getMessage());
+  }
+
+  @Test
+  void namesWithBidiOverridesOrInvisibleCharactersAreRefused() {
+    assertRefused("reports/invoice\u202Elmth.exe", "U+202E");
+    assertRefused("a\u2066b.json", "U+2066");
+    assertRefused("zero\u200Bwidth.json", "U+200B");
+    assertRefused("line\u2028break.json", "U+2028");
+    assertRefused("c1\u0085.json", "U+0085");
+    assertEquals(
+        "caf\u00e9/ch\u00e4rt.json",
+        workspace.relative(workspace.resolve("caf\u00e9/ch\u00e4rt.json")));
+  }
+
+  @Test
+  void aHardLinkedFileIsNotRead() throws IOException {
+    Path secret =
+        Files.writeString(
+            Files.createDirectories(dataDir.resolve("secret")).resolve("key"), "s3cret");
+    Path root = Files.createDirectories(dataDir.resolve("workspace/local/reports"));
+    Files.createLink(root.resolve("key.html"), secret);
+    WorkspaceException e =
+        assertThrows(WorkspaceException.class, () -> workspace.read("reports/key.html"));
+    assertTrue(e.getMessage().contains("other hard links"), e.getMessage());
+    assertFalse(e.getMessage().contains("s3cret"));
+    workspace.write("reports/own.html", "mine".getBytes(StandardCharsets.UTF_8));
+    assertEquals("mine", new String(workspace.read("reports/own.html"), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void concurrentUpdatesOfOneFileRunOneAfterAnother() throws Exception {
+    workspace.write("counter.json", "0".getBytes(StandardCharsets.UTF_8));
+    ExecutorService threads = Executors.newFixedThreadPool(12);
+    try {
+      List<Future<Integer>> updates = new ArrayList<>();
+      for (int i = 0; i < 48; i++) {
+        updates.add(
+            threads.submit(
+                () ->
+                    workspace.update(
+                        "counter.json",
+                        current -> {
+                          int next =
+                              Integer.parseInt(new String(current, StandardCharsets.UTF_8)) + 1;
+                          return new Workspace.Revision<>(
+                              String.valueOf(next).getBytes(StandardCharsets.UTF_8), next);
+                        })));
+      }
+      java.util.Set<Integer> answers = new java.util.HashSet<>();
+      for (Future<Integer> update : updates) {
+        answers.add(update.get(30, TimeUnit.SECONDS));
+      }
+      assertEquals(48, answers.size(), "each update saw the one before it");
+    } finally {
+      threads.shutdownNow();
+    }
+    assertEquals("48", new String(workspace.read("counter.json"), StandardCharsets.UTF_8));
+    WorkspaceException missing =
+        assertThrows(
+            WorkspaceException.class,
+            () -> workspace.update("none.json", c -> new Workspace.Revision<>(c, null)));
+    assertTrue(missing.getMessage().contains("no file"), missing.getMessage());
+  }
+
+  @Test
+  void createNewNeverReplacesAFile() throws IOException {
+    assertTrue(workspace.createNew("r/a.html", "first".getBytes(StandardCharsets.UTF_8)));
+    assertFalse(workspace.createNew("r/a.html", "second".getBytes(StandardCharsets.UTF_8)));
+    assertEquals("first", new String(workspace.read("r/a.html"), StandardCharsets.UTF_8));
   }
 
   private List<String> names(String folder) throws IOException {

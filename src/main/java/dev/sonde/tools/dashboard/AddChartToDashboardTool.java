@@ -30,8 +30,7 @@ final class AddChartToDashboardTool extends DashboardTool {
                         new JsonObject().put("type", "object").put("description", PANEL),
                         true)))
             .output(Schemas.result("path", "string", "panel", "object"))
-            .annotations(EDITS)
-            .build());
+            .annotations(EDITS));
   }
 
   @Override

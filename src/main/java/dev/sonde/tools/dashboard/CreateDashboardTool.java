@@ -48,8 +48,7 @@ final class CreateDashboardTool extends DashboardTool {
                                 .put("description", "Replace an existing file"),
                             false))))
             .output(Schemas.result("path", "string", "link", "string", "panels", "array"))
-            .annotations(EDITS)
-            .build());
+            .annotations(EDITS));
   }
 
   @Override

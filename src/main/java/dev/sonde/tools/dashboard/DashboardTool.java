@@ -1,6 +1,7 @@
 package dev.sonde.tools.dashboard;
 
 import dev.sonde.dashboard.Dashboards;
+import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -14,17 +15,20 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-/** A tool over one dashboard file of the calling account's workspace. */
+/**
+ * A tool over one dashboard file of the calling account's workspace, run on the family's worker
+ * pool: what it does grows with the dashboard's panels and touches the disk.
+ */
 abstract class DashboardTool implements Tool {
   static final String FILENAME = "The dashboard file in your workspace, e.g. plant/overview.dsh";
   protected final FamilyServices services;
   protected final Dashboards dashboards;
   private final ToolSpec spec;
 
-  DashboardTool(FamilyServices services, Dashboards dashboards, ToolSpec spec) {
+  DashboardTool(FamilyServices services, Dashboards dashboards, ToolSpec.Builder spec) {
     this.services = services;
     this.dashboards = dashboards;
-    this.spec = spec;
+    this.spec = spec.mode(ExecutionMode.WORKER).build();
   }
 
   @Override

@@ -22,8 +22,7 @@ final class DeleteDashboardTool extends DashboardTool {
                 "Deletes a dashboard file; the saved charts it shows stay in the workspace.")
             .input(withFilename(Schemas.object()))
             .output(Schemas.result("deleted", "string"))
-            .annotations(new ToolAnnotations(false, true, true, false))
-            .build());
+            .annotations(new ToolAnnotations(false, true, true, false)));
   }
 
   @Override

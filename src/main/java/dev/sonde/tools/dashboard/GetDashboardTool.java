@@ -23,8 +23,7 @@ final class GetDashboardTool extends DashboardTool {
                     + " source, grid place and options.")
             .input(withFilename(Schemas.object()))
             .output(Schemas.result("path", "string", "dashboard", "object"))
-            .annotations(ToolAnnotations.READ_ONLY)
-            .build());
+            .annotations(ToolAnnotations.READ_ONLY));
   }
 
   @Override

@@ -29,8 +29,7 @@ final class PreviewDashboardTool extends DashboardTool {
                     + " its error.")
             .input(TimezoneArg.addTo(withFilename(Schemas.object())))
             .output(Schemas.result("path", "string", "link", "string", "panels", "array"))
-            .annotations(ToolAnnotations.READ_ONLY)
-            .build());
+            .annotations(ToolAnnotations.READ_ONLY));
   }
 
   @Override

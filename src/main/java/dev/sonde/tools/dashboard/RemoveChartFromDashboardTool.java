@@ -22,8 +22,7 @@ final class RemoveChartFromDashboardTool extends DashboardTool {
                 "Removes a panel, named by its id or its (unique) title, from a dashboard.")
             .input(withPanel(withFilename(Schemas.object())))
             .output(Schemas.result("path", "string", "removed", "object"))
-            .annotations(new ToolAnnotations(false, true, true, false))
-            .build());
+            .annotations(new ToolAnnotations(false, true, true, false)));
   }
 
   @Override

@@ -26,8 +26,7 @@ final class UpdateChartInDashboardTool extends DashboardTool {
                     Schemas.string("The panel's new title").put("minLength", 1),
                     true))
             .output(Schemas.result("path", "string", "panel", "object"))
-            .annotations(new ToolAnnotations(false, false, true, false))
-            .build());
+            .annotations(new ToolAnnotations(false, false, true, false)));
   }
 
   @Override

@@ -23,8 +23,7 @@ final class UpdateDashboardTimeRangeTool extends DashboardTool {
                     + " left out stays as it was.")
             .input(withRange(withFilename(Schemas.object())))
             .output(Schemas.result("path", "string", "timeRange", "object"))
-            .annotations(new ToolAnnotations(false, false, true, false))
-            .build());
+            .annotations(new ToolAnnotations(false, false, true, false)));
   }
 
   @Override

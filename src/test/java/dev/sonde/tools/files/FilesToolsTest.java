@@ -54,4 +54,12 @@ class FilesToolsTest {
             .refused("delete_file", new JsonObject().put("filename", "nothing.json"))
             .contains("list_files"));
   }
+
+  @Test
+  void aNameThatHidesItsExtensionBehindABidiOverrideIsRefused() {
+    String refused =
+        tools.refused("create_folder", new JsonObject().put("folder_name", "invoice\u202Efdp.exe"));
+    assertTrue(refused.contains("U+202E"), refused);
+    assertFalse(refused.contains("\u202E"), "the message does not carry the override itself");
+  }
 }

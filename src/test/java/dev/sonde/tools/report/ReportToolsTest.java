@@ -10,11 +10,25 @@ import dev.sonde.support.ToolCalls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** save_html_report's two calls on the demo tag tables through MCP. */
 class ReportToolsTest {
+  /** The default account's workspace of the shared database Sonde. */
+  static final Path WORKSPACE = Path.of("target/test-data/workspace/local");
+
   static HttpMcpClient client;
   static ToolCalls tools;
 
@@ -65,19 +79,75 @@ class ReportToolsTest {
                 .put(
                     "analysis",
                     "## Gold\n\nVolatility is **moderate**. <script>alert(1)</script>"
-                        + " [see](javascript:alert(2))")
+                        + " [see](javascript:alert(2))"
+                        + " [open](data:text/html;base64,PHNjcmlwdD5hbGVydCgzKTwvc2NyaXB0Pg==)"
+                        + " ![chart](data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=)")
                 .put("recommendations", "- hold\n- review monthly")
                 .put("tag_count", "5"));
     assertEquals("saved", saved.getString("stage"));
     String path = saved.getJsonObject("report").getString("path");
-    assertTrue(path.matches("reports/GOLD-R-1-finance-\\d{8}-\\d{6}\\.html"), path);
+    assertTrue(
+        path.matches(
+            "reports/GOLD-close_open_high_low-R-1-finance-\\d{8}-\\d{6}-\\d{3}-[0-9a-f]{6}\\.html"),
+        path);
     String html = get(saved.getJsonObject("report").getString("link"));
     assertTrue(html.contains("<strong>moderate</strong>"), "Markdown is rendered");
     assertFalse(html.contains("<script>alert(1)"), "HTML in the analysis is text");
     assertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     assertFalse(html.contains("javascript:alert(2)"), "unsafe links are dropped");
+    assertFalse(html.contains("data:text/html"), "data: links are dropped");
+    assertFalse(html.contains("PHN2Zz48L3N2Zz4="), "data: images are dropped");
     assertTrue(html.contains("candlestick"));
     assertTrue(html.contains("As reported by the caller: tag count 5"));
+  }
+
+  @Test
+  void reportsSavedInTheSameSecondEachKeepTheirOwnFile() throws Exception {
+    ExecutorService callers = Executors.newFixedThreadPool(5);
+    List<Future<JsonObject>> saving = new ArrayList<>();
+    CountDownLatch ready = new CountDownLatch(5);
+    for (int i = 0; i < 5; i++) {
+      JsonObject args =
+          new JsonObject()
+              .put("table", "EXAMPLE")
+              .put("tag_name", "temperature")
+              .put("template_id", "R-0-general")
+              .put("rollup_unit", "hour")
+              .put("analysis", "Report number " + i + ".");
+      saving.add(
+          callers.submit(
+              () -> {
+                ready.countDown();
+                ready.await();
+                return tools.ok("save_html_report", args);
+              }));
+    }
+    Set<String> paths = new HashSet<>();
+    try {
+      for (int i = 0; i < 5; i++) {
+        String path =
+            saving.get(i).get(120, TimeUnit.SECONDS).getJsonObject("report").getString("path");
+        assertTrue(path.startsWith("reports/EXAMPLE-temperature-R-0-general-"), path);
+        paths.add(path);
+        String saved = Files.readString(WORKSPACE.resolve(path));
+        assertTrue(saved.contains("Report number " + i + "."), "the answer names its own report");
+      }
+    } finally {
+      callers.shutdownNow();
+    }
+    assertEquals(5, paths.size(), "five names: " + paths);
+  }
+
+  @Test
+  void aHardLinkedFileInTheWorkspaceIsNotServed() throws Exception {
+    Path secret = Files.writeString(WORKSPACE.resolveSibling("secret.txt"), "s3cret token");
+    Path link = Files.createDirectories(WORKSPACE.resolve("reports")).resolve("linked.html");
+    Files.deleteIfExists(link);
+    Files.createLink(link, secret);
+    HttpResponse<String> page = client.get("/workspace/reports/linked.html");
+    assertEquals(400, page.statusCode(), page.body());
+    assertTrue(page.body().contains("other hard links"), page.body());
+    assertFalse(page.body().contains("s3cret"));
   }
 
   @Test
