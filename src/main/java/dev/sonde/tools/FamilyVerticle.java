@@ -2,7 +2,6 @@ package dev.sonde.tools;
 
 import dev.sonde.core.HostPaths;
 import dev.sonde.core.Quote;
-import dev.sonde.db.DatabaseException;
 import dev.sonde.jobs.Job;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
@@ -22,15 +21,18 @@ import org.slf4j.LoggerFactory;
 /**
  * A tool family: one verticle consuming {@code sonde.tools.<family>} that runs each call where its
  * spec says, enforces the deadline, honours cancellation and replies with the CallToolResult JSON.
- * A caller-fixable problem is an {@code isError} result; anything else fails the message with
- * -32603 and a generic text, the details going to the log only. Every answer leaves with this
- * host's folders shown as placeholders ({@link HostPaths}).
+ * A caller-fixable problem is an {@code isError} result, logged as one line; anything else fails
+ * the message with -32603 and a generic text, the details going to the log only. Every answer
+ * leaves with this host's folders shown as placeholders ({@link HostPaths}).
  */
 public abstract class FamilyVerticle extends VerticleBase {
   /** Failure code for an internal error, mirrored as JSON-RPC -32603 by the dispatcher. */
   public static final int INTERNAL_ERROR = -32603;
 
   private static final Logger LOG = LoggerFactory.getLogger(FamilyVerticle.class);
+
+  /** The characters of a caller mistake a log line keeps. */
+  private static final int LOGGED_MISTAKE = 200;
 
   protected final FamilyServices services;
   private final String family;
@@ -134,6 +136,9 @@ public abstract class FamilyVerticle extends VerticleBase {
                 msg.fail(INTERNAL_ERROR, "internal error while running " + name);
                 return;
               }
+              if (answer.isError()) {
+                LOG.info("tool {} answered an error: {}", name, logLine(answer));
+              }
               msg.reply(answer);
             });
   }
@@ -143,13 +148,21 @@ public abstract class FamilyVerticle extends VerticleBase {
     if (outcome.succeeded()) {
       return redacted(outcome.result());
     }
-    if (outcome.cause() instanceof ToolException || outcome.cause() instanceof DatabaseException) {
-      return redacted(ToolResult.error(outcome.cause().getMessage()));
+    String mistake = CallerMistake.messageOf(outcome.cause());
+    if (mistake != null) {
+      return redacted(ToolResult.error(mistake));
     }
     if (ctx.isCancelled() || outcome.cause() instanceof CancelledException) {
       return ToolResult.error(name + " was cancelled: " + ctx.cancelReason());
     }
     return null;
+  }
+
+  /** A caller's mistake as one short log line: it is theirs to fix, so no stack and no paths. */
+  private static String logLine(ToolResult error) {
+    Object first = error.content().isEmpty() ? null : error.content().getValue(0);
+    String text = first instanceof JsonObject block ? block.getString("text", "") : "";
+    return Quote.cut(text, LOGGED_MISTAKE).replaceAll("\\s+", " ").strip();
   }
 
   /** The result with this host's folders as placeholders, in its text and its structure alike. */
