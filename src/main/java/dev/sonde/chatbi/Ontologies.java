@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import dev.sonde.core.Quote;
 import dev.sonde.workspace.Workspace;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -160,7 +161,7 @@ public final class Ontologies {
       Ontology o = byDomain.get(domain);
       if (o == null) {
         throw new OntologyException(
-            "no domain '" + domain + "'" + refusedNote(domain) + "; domains: " + names());
+            "no domain " + Quote.of(domain) + refusedNote(domain) + "; domains: " + names());
       }
       return o;
     }

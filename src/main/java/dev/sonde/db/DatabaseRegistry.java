@@ -2,6 +2,7 @@ package dev.sonde.db;
 
 import dev.sonde.config.SondeConfig;
 import dev.sonde.config.SondeConfig.ConnectionConfig;
+import dev.sonde.core.Quote;
 import dev.sonde.db.guard.SqlGuard;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -209,18 +210,18 @@ public final class DatabaseRegistry implements AutoCloseable {
     }
     if (failed.containsKey(wanted)) {
       throw new DatabaseException(
-          "connection '"
-              + wanted
-              + "' is not available right now ("
+          "connection "
+              + Quote.of(wanted)
+              + " is not available right now ("
               + failed.get(wanted)
               + "); it is retried every "
               + RETRY_MILLIS / 1000
               + " s");
     }
     throw new DatabaseException(
-        "unknown connection '"
-            + wanted
-            + "'; use one of "
+        "unknown connection "
+            + Quote.of(wanted)
+            + "; use one of "
             + new TreeMap<>(config.databases().connections()).keySet());
   }
 

@@ -1,5 +1,6 @@
 package dev.sonde.db;
 
+import dev.sonde.core.Quote;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -26,9 +27,8 @@ final class TableResolver {
     }
     if (matches.isEmpty()) {
       throw new DatabaseException(
-          "unknown table '"
-              + input
-              + "'"
+          "unknown table "
+              + Quote.of(input)
               + suggestions(input, tables)
               + "; list_tables shows every table");
     }
@@ -47,9 +47,9 @@ final class TableResolver {
             .sorted()
             .toList();
     throw new DatabaseException(
-        "ambiguous table name '"
-            + input
-            + "'; qualify it with the schema: "
+        "ambiguous table name "
+            + Quote.of(input)
+            + "; qualify it with the schema: "
             + String.join(", ", options));
   }
 
@@ -82,7 +82,7 @@ final class TableResolver {
     parts.add(current.toString());
     if (parts.size() > 3 || parts.stream().anyMatch(String::isBlank)) {
       throw new DatabaseException(
-          "table names are table, schema.table or database.schema.table; got '" + input + "'");
+          "table names are table, schema.table or database.schema.table; got " + Quote.of(input));
     }
     return parts.toArray(String[]::new);
   }

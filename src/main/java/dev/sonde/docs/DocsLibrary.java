@@ -1,6 +1,7 @@
 package dev.sonde.docs;
 
 import dev.sonde.config.SondeConfig;
+import dev.sonde.core.Quote;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -331,9 +332,9 @@ public final class DocsLibrary implements Closeable {
     }
     if (versions.isEmpty()) {
       throw new DocsException(
-          "no documentation source '"
-              + source
-              + "'; the sources are "
+          "no documentation source "
+              + Quote.of(source)
+              + "; the sources are "
               + sources.stream().map(DocsSource::name).toList());
     }
     String wanted = version == null ? "" : version.trim().toLowerCase(Locale.ROOT);
@@ -349,9 +350,8 @@ public final class DocsLibrary implements Closeable {
     }
     if (!defaults && !all && !known.contains(wanted)) {
       throw new DocsException(
-          "no version '"
-              + version
-              + "'"
+          "no version "
+              + Quote.of(version)
               + (source == null ? "" : " in source " + source)
               + "; use one of "
               + known
@@ -411,17 +411,16 @@ public final class DocsLibrary implements Closeable {
     }
     if (matches.size() > 1) {
       throw new DocsException(
-          "'"
-              + identifier
-              + "' names "
+          Quote.of(identifier)
+              + " names "
               + matches.size()
               + " documents; use one of "
               + matches.stream().limit(8).map(PageInfo::key).toList());
     }
     throw new DocsException(
-        "no document '"
-            + identifier
-            + "'; the closest are "
+        "no document "
+            + Quote.of(identifier)
+            + "; the closest are "
             + closest(identifier, 5).stream().map(PageInfo::key).toList()
             + " (list_available_documents shows them all)");
   }

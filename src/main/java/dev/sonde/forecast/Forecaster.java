@@ -1,5 +1,6 @@
 package dev.sonde.forecast;
 
+import dev.sonde.core.Quote;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -124,7 +125,7 @@ public final class Forecaster {
                 ? id
                     + " does not apply to this series (too short or not seasonal); these do: "
                     + candidates.stream().map(Model::id).toList()
-                : "unknown method '" + id + "'; use auto or one of " + methods());
+                : "unknown method " + Quote.of(id) + "; use auto or one of " + methods());
       }
     }
     steps.step(

@@ -2,6 +2,7 @@ package dev.sonde.mcp;
 
 import dev.sonde.config.LogLevel;
 import dev.sonde.config.SondeConfig;
+import dev.sonde.core.Quote;
 import dev.sonde.tools.CallHeaders;
 import dev.sonde.tools.PromptProvider;
 import dev.sonde.tools.ResourceProvider;
@@ -349,7 +350,7 @@ public final class McpServer {
     }
     throw new McpException(
         JsonRpc.INVALID_PARAMS,
-        "unknown prompt '" + name + "'; prompts/list shows the available prompts");
+        "unknown prompt " + Quote.of(name) + "; prompts/list shows the available prompts");
   }
 
   private Future<JsonObject> complete(JsonObject params) {
@@ -398,7 +399,7 @@ public final class McpServer {
     if (!LogLevel.isKnown(level)) {
       throw new McpException(
           JsonRpc.INVALID_PARAMS,
-          "unknown log level '" + level + "'; use one of " + LogLevel.NAMES);
+          "unknown log level " + Quote.of(level) + "; use one of " + LogLevel.NAMES);
     }
     session.logLevel(level);
     return new JsonObject();

@@ -1,5 +1,6 @@
 package dev.sonde.mcp;
 
+import dev.sonde.core.Quote;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,7 @@ final class TaskStore {
   McpTask get(Session session, String taskId) {
     McpTask task = taskId == null ? null : tasks.get(taskId);
     if (task == null || !task.sessionId.equals(session.id())) {
-      throw new McpException(JsonRpc.INVALID_PARAMS, "unknown task '" + taskId + "'");
+      throw new McpException(JsonRpc.INVALID_PARAMS, "unknown task " + Quote.of(taskId));
     }
     return task;
   }

@@ -1,6 +1,7 @@
 package dev.sonde.mcp;
 
 import dev.sonde.config.LogLevel;
+import dev.sonde.core.Quote;
 import dev.sonde.jobs.JobRegistry;
 import dev.sonde.tools.CallHeaders;
 import dev.sonde.tools.ExecutionMode;
@@ -61,7 +62,7 @@ final class ToolCaller {
     if (tool == null) {
       throw new McpException(
           JsonRpc.INVALID_PARAMS,
-          "unknown tool '" + name + "'; tools/list shows the available tools");
+          "unknown tool " + Quote.of(name) + "; tools/list shows the available tools");
     }
     JsonObject meta = params.getJsonObject("_meta");
     Object token = meta == null ? null : meta.getValue("progressToken");

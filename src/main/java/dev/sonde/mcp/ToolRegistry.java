@@ -1,5 +1,6 @@
 package dev.sonde.mcp;
 
+import dev.sonde.core.Quote;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.json.JsonObject;
 import io.vertx.json.schema.Draft;
@@ -19,6 +20,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * validator. {@code tools/list} is rendered from here; {@code tools/call} resolves here.
  */
 public final class ToolRegistry {
+  /** The characters of one validator error kept in the explanation. */
+  private static final int EXPLAINED_ERROR = 160;
+
   /**
    * A tool as the protocol engine sees it: its spec, the family that answers it, its validators
    * ({@code quick} is null for a schema beyond its subset).
@@ -119,7 +123,9 @@ public final class ToolRegistry {
     }
     String where = fieldName(unit.getInstanceLocation());
     String rule = keyword(unit.getKeywordLocation());
-    String line = where + ": " + unit.getError() + (rule.isEmpty() ? "" : " (rule: " + rule + ")");
+    // the validator quotes a caller's property name whole
+    String error = Quote.cut(unit.getError(), EXPLAINED_ERROR);
+    String line = where + ": " + error + (rule.isEmpty() ? "" : " (rule: " + rule + ")");
     if (!out.contains(line) && out.size() < 10) {
       out.add(line);
     }
@@ -132,7 +138,7 @@ public final class ToolRegistry {
     String path =
         instanceLocation.startsWith("#") ? instanceLocation.substring(1) : instanceLocation;
     path = path.startsWith("/") ? path.substring(1) : path;
-    return path.isEmpty() ? "arguments" : "field '" + path.replace('/', '.') + "'";
+    return path.isEmpty() ? "arguments" : "field " + Quote.of(path.replace('/', '.'));
   }
 
   private static String keyword(String keywordLocation) {

@@ -1,5 +1,6 @@
 package dev.sonde.timeseries;
 
+import dev.sonde.core.Quote;
 import java.util.Locale;
 
 /** What a chart shows: one tag's aggregates, several tags compared, candlesticks, coordinates. */
@@ -14,7 +15,7 @@ public enum ChartKind {
       return valueOf(name.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException | NullPointerException e) {
       throw new TimeSeriesException(
-          "spec.kind must be metrics, tags, ohlc or geomap, not '" + name + "'");
+          "spec.kind must be metrics, tags, ohlc or geomap, not " + Quote.of(name));
     }
   }
 }

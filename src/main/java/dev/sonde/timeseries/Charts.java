@@ -1,5 +1,6 @@
 package dev.sonde.timeseries;
 
+import dev.sonde.core.Quote;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import io.vertx.core.Future;
@@ -147,9 +148,9 @@ public final class Charts {
     for (String tag : tags) {
       if (!known.contains(tag)) {
         throw new TimeSeriesException(
-            "unknown tag '"
-                + tag
-                + "'; the closest tags are "
+            "unknown tag "
+                + Quote.of(tag)
+                + "; the closest tags are "
                 + TagTables.closest(tag, known, 5)
                 + " (list_table_tags lists them all)");
       }
@@ -186,7 +187,7 @@ public final class Charts {
             o instanceof JsonObject j ? j : new JsonObject().put("agg", String.valueOf(o));
         String agg = m.getString("agg", "avg").toLowerCase(Locale.ROOT);
         if (!AGGS.contains(agg)) {
-          throw new TimeSeriesException("metrics agg '" + agg + "' is not one of " + AGGS);
+          throw new TimeSeriesException("metrics agg " + Quote.of(agg) + " is not one of " + AGGS);
         }
         out.add(new Metric(agg, m.getString("label", agg)));
       }
@@ -330,9 +331,9 @@ public final class Charts {
       unit = UnitPhrase.parse(s);
       if (unit == null) {
         throw new TimeSeriesException(
-            "rollup '"
-                + s
-                + "' is not a unit: use sec, min, hour, day, week or month, optionally with a multiple (\"5min\", \"10s\")");
+            "rollup "
+                + Quote.of(s)
+                + " is not a unit: use sec, min, hour, day, week or month, optionally with a multiple (\"5min\", \"10s\")");
       }
     } else if (spec.getString("question") != null) {
       unit = UnitPhrase.parse(spec.getString("question"));
@@ -665,17 +666,17 @@ public final class Charts {
     var m = CHART_FILE.matcher(filename);
     if (!m.matches()) {
       throw new TimeSeriesException(
-          "filename '"
-              + filename
-              + "' must look like TABLE/name.chart.json in ASCII letters, digits, '.', '_' or '-',"
+          "filename "
+              + Quote.of(filename)
+              + " must look like TABLE/name.chart.json in ASCII letters, digits, '.', '_' or '-',"
               + " e.g. EXAMPLE/temperature.chart.json");
     }
     String bare = table.contains(".") ? table.substring(table.lastIndexOf('.') + 1) : table;
     if (!m.group(1).equalsIgnoreCase(bare)) {
       throw new TimeSeriesException(
-          "filename '"
-              + filename
-              + "' must be in the folder of its table: "
+          "filename "
+              + Quote.of(filename)
+              + " must be in the folder of its table: "
               + bare
               + "/"
               + m.group(2)

@@ -1,11 +1,14 @@
 package dev.sonde.tools;
 
-import dev.sonde.db.DatabaseException;
+import dev.sonde.core.HostPaths;
+import dev.sonde.core.Quote;
 import dev.sonde.jobs.Job;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,8 +21,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A tool family: one verticle consuming {@code sonde.tools.<family>} that runs each call where its
  * spec says, enforces the deadline, honours cancellation and replies with the CallToolResult JSON.
- * A caller-fixable problem is an {@code isError} result; anything else fails the message with
- * -32603 and a generic text, the details going to the log only.
+ * A caller-fixable problem is an {@code isError} result, logged as one line; anything else fails
+ * the message with -32603 and a generic text, the details going to the log only. Every answer
+ * leaves with this host's folders shown as placeholders ({@link HostPaths}).
  */
 public abstract class FamilyVerticle extends VerticleBase {
   /** Failure code for an internal error, mirrored as JSON-RPC -32603 by the dispatcher. */
@@ -27,10 +31,14 @@ public abstract class FamilyVerticle extends VerticleBase {
 
   private static final Logger LOG = LoggerFactory.getLogger(FamilyVerticle.class);
 
+  /** The characters of a caller mistake a log line keeps. */
+  private static final int LOGGED_MISTAKE = 200;
+
   protected final FamilyServices services;
   private final String family;
   private final Map<String, Tool> tools = new LinkedHashMap<>();
   private final Map<String, ToolContext> running = new ConcurrentHashMap<>();
+  private final HostPaths hostPaths;
   private WorkerExecutor workers;
   private WorkerExecutor jobWorkers;
 
@@ -38,6 +46,7 @@ public abstract class FamilyVerticle extends VerticleBase {
     this.family = family;
     this.services = services;
     tools.forEach(t -> this.tools.put(t.spec().name(), t));
+    this.hostPaths = HostPaths.of(services.config().data().dir());
   }
 
   public String family() {
@@ -86,7 +95,7 @@ public abstract class FamilyVerticle extends VerticleBase {
     }
     Tool tool = tools.get(name);
     if (tool == null) {
-      msg.fail(-32602, "unknown tool '" + name + "'");
+      msg.fail(-32602, "unknown tool " + Quote.of(name));
       return;
     }
     ToolSpec spec = tool.spec();
@@ -121,18 +130,59 @@ public abstract class FamilyVerticle extends VerticleBase {
               if (!answered.compareAndSet(false, true)) {
                 return;
               }
-              if (ar.succeeded()) {
-                msg.reply(ar.result());
-              } else if (ar.cause() instanceof ToolException
-                  || ar.cause() instanceof DatabaseException) {
-                msg.reply(ToolResult.error(ar.cause().getMessage()));
-              } else if (ctx.isCancelled() || ar.cause() instanceof CancelledException) {
-                msg.reply(ToolResult.error(name + " was cancelled: " + ctx.cancelReason()));
-              } else {
+              ToolResult answer = answer(name, ctx, ar);
+              if (answer == null) {
                 LOG.error("tool {} failed", name, ar.cause());
                 msg.fail(INTERNAL_ERROR, "internal error while running " + name);
+                return;
               }
+              if (answer.isError()) {
+                LOG.info("tool {} answered an error: {}", name, logLine(answer));
+              }
+              msg.reply(answer);
             });
+  }
+
+  /** What the caller is told, or null for an internal failure. */
+  private ToolResult answer(String name, ToolContext ctx, AsyncResult<ToolResult> outcome) {
+    if (outcome.succeeded()) {
+      return redacted(outcome.result());
+    }
+    String mistake = CallerMistake.messageOf(outcome.cause());
+    if (mistake != null) {
+      return redacted(ToolResult.error(mistake));
+    }
+    if (ctx.isCancelled() || outcome.cause() instanceof CancelledException) {
+      return ToolResult.error(name + " was cancelled: " + ctx.cancelReason());
+    }
+    return null;
+  }
+
+  /** A caller's mistake as one short log line: it is theirs to fix, so no stack and no paths. */
+  private static String logLine(ToolResult error) {
+    Object first = error.content().isEmpty() ? null : error.content().getValue(0);
+    String text = first instanceof JsonObject block ? block.getString("text", "") : "";
+    return Quote.cut(text, LOGGED_MISTAKE).replaceAll("\\s+", " ").strip();
+  }
+
+  /** The result with this host's folders as placeholders, in its text and its structure alike. */
+  private ToolResult redacted(ToolResult result) {
+    if (result.content() == null) {
+      return result;
+    }
+    JsonArray content = new JsonArray();
+    for (Object block : result.content()) {
+      // only text is searched: a folder's spelling inside an image's base64 is a coincidence
+      content.add(
+          block instanceof JsonObject b && "text".equals(b.getString("type"))
+              ? hostPaths.redactJson(b)
+              : block);
+    }
+    JsonObject structured =
+        result.structuredContent() == null
+            ? null
+            : (JsonObject) hostPaths.redactJson(result.structuredContent());
+    return new ToolResult(content, structured, result.isError());
   }
 
   private long deadlineTimer(Message<JsonObject> msg, ToolContext ctx, AtomicBoolean answered) {
@@ -149,11 +199,11 @@ public abstract class FamilyVerticle extends VerticleBase {
         });
   }
 
-  private static String outcome(Throwable failure) {
+  private String outcome(Throwable failure) {
     if (failure == null) {
       return "finished";
     }
-    return failure instanceof ToolException ? failure.getMessage() : "failed";
+    return failure instanceof ToolException ? hostPaths.redact(failure.getMessage()) : "failed";
   }
 
   private Future<ToolResult> run(Tool tool, ToolContext ctx) {

@@ -5,6 +5,18 @@ import io.vertx.core.json.JsonObject;
 
 /** Small builders for the JSON Schemas of tool inputs and outputs. */
 public final class Schemas {
+  /** The longest input string without a limit of its own: a name, an identifier, a path. */
+  public static final int NAME_LENGTH = 1024;
+
+  /** The longest SQL text a schema admits; each connection's maxSqlLength may refuse sooner. */
+  public static final int SQL_LENGTH = 65_536;
+
+  /** The longest question in natural language. */
+  public static final int QUESTION_LENGTH = 4000;
+
+  /** The longest free text a caller writes into a saved file, such as a report's findings. */
+  public static final int TEXT_LENGTH = 32_768;
+
   private Schemas() {}
 
   /** An object schema that admits no properties beyond those added with {@link #prop}. */
@@ -54,6 +66,43 @@ public final class Schemas {
 
   public static JsonObject string(String description) {
     return new JsonObject().put("type", "string").put("description", description);
+  }
+
+  /** A string input of at most {@code maxLength} characters. */
+  public static JsonObject string(String description, int maxLength) {
+    return string(description).put("maxLength", maxLength);
+  }
+
+  /**
+   * {@code inputSchema} with {@link #NAME_LENGTH} as the {@code maxLength} of every string, at any
+   * depth, that has neither a limit nor an enum of its own: an unbounded string lets one call spend
+   * seconds of a worker on a megabyte of text. The schema given is not changed.
+   */
+  public static JsonObject bounded(JsonObject inputSchema) {
+    JsonObject copy = inputSchema.copy();
+    bound(copy);
+    return copy;
+  }
+
+  private static void bound(Object schemaPart) {
+    if (schemaPart instanceof JsonArray array) {
+      array.forEach(Schemas::bound);
+      return;
+    }
+    if (!(schemaPart instanceof JsonObject schema)) {
+      return;
+    }
+    if (isString(schema.getValue("type"))
+        && !schema.containsKey("maxLength")
+        && !schema.containsKey("enum")
+        && !schema.containsKey("const")) {
+      schema.put("maxLength", NAME_LENGTH);
+    }
+    schema.forEach(entry -> bound(entry.getValue()));
+  }
+
+  private static boolean isString(Object type) {
+    return "string".equals(type) || type instanceof JsonArray types && types.contains("string");
   }
 
   public static JsonObject integer(String description, int min, int max) {

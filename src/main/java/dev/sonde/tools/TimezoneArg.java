@@ -1,5 +1,6 @@
 package dev.sonde.tools;
 
+import dev.sonde.core.Quote;
 import io.vertx.core.json.JsonObject;
 import java.time.DateTimeException;
 import java.time.ZoneId;
@@ -29,7 +30,7 @@ public final class TimezoneArg {
       return region(ZoneId.of(name.trim()).normalized());
     } catch (DateTimeException e) {
       throw new ToolException(
-          "unknown timezone '" + name + "'; use an IANA name such as Europe/Paris or UTC");
+          "unknown timezone " + Quote.of(name) + "; use an IANA name such as Europe/Paris or UTC");
     }
   }
 
@@ -47,9 +48,9 @@ public final class TimezoneArg {
     }
     if (seconds % 3600 != 0) {
       throw new ToolException(
-          "timezone '"
-              + offset.getId()
-              + "' is an offset of part of an hour; name the region instead, e.g. Asia/Kolkata");
+          "timezone "
+              + Quote.of(offset.getId())
+              + " is an offset of part of an hour; name the region instead, e.g. Asia/Kolkata");
     }
     int hours = seconds / 3600;
     return ZoneId.of("Etc/GMT" + (hours > 0 ? "-" : "+") + Math.abs(hours));

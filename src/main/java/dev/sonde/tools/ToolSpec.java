@@ -23,6 +23,7 @@ public record ToolSpec(
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(description, "description");
     Objects.requireNonNull(inputSchema, "inputSchema");
+    inputSchema = Schemas.bounded(inputSchema);
     if (!name.matches("[a-z][a-z0-9_]*")) {
       throw new IllegalArgumentException("tool names are snake_case: " + name);
     }

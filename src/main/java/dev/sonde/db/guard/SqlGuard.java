@@ -1,5 +1,6 @@
 package dev.sonde.db.guard;
 
+import dev.sonde.core.Quote;
 import dev.sonde.db.DatabaseException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -331,7 +332,7 @@ public final class SqlGuard {
             || table.contains(":")
             || FILE_EXTENSION.matcher(table).find()) {
           throw new GuardRefusal(
-              "'" + table + "' looks like a file or URL; queries read tables, not files");
+              Quote.of(table) + " looks like a file or URL; queries read tables, not files");
         }
       }
       object.forEach(entry -> walk(entry.getValue(), denylist));

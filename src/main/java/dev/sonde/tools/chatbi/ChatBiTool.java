@@ -50,7 +50,8 @@ final class ChatBiTool implements Tool {
                             "nlq",
                             Schemas.string(
                                 "The question, e.g. 最近一个月销售额最高的前10个产品是什么？ or Which"
-                                    + " stores hold more stock than average, with their city?"),
+                                    + " stores hold more stock than average, with their city?",
+                                Schemas.QUESTION_LENGTH),
                             true),
                         "domain",
                         Schemas.string(

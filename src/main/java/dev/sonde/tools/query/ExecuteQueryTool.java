@@ -38,7 +38,8 @@ final class ExecuteQueryTool implements Tool {
                                   Schemas.prop(
                                       Schemas.object(),
                                       "sql",
-                                      Schemas.string("One read-only SQL statement")
+                                      Schemas.string(
+                                              "One read-only SQL statement", Schemas.SQL_LENGTH)
                                           .put("minLength", 1),
                                       true)),
                               "format",

@@ -28,7 +28,8 @@ final class ExecuteWriteTool implements Tool {
                   Schemas.prop(
                       Schemas.object(),
                       "sql",
-                      Schemas.string("One INSERT, UPDATE, DELETE or MERGE").put("minLength", 1),
+                      Schemas.string("One INSERT, UPDATE, DELETE or MERGE", Schemas.SQL_LENGTH)
+                          .put("minLength", 1),
                       true),
                   "connection",
                   Schemas.string("Named connection that allows writes; omit for the default"),

@@ -27,7 +27,8 @@ final class ExplainQueryTool implements Tool {
                       Schemas.prop(
                           Schemas.object(),
                           "sql",
-                          Schemas.string("One read-only SQL statement").put("minLength", 1),
+                          Schemas.string("One read-only SQL statement", Schemas.SQL_LENGTH)
+                              .put("minLength", 1),
                           true),
                       "analyze",
                       new JsonObject()

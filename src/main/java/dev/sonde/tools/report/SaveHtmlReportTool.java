@@ -70,10 +70,14 @@ final class SaveHtmlReportTool implements Tool {
         "analysis",
         Schemas.string(
             "Your analysis in Markdown, written from the first call's summary; giving it saves"
-                + " the report"),
+                + " the report",
+            Schemas.TEXT_LENGTH),
         false);
     Schemas.prop(
-        input, "recommendations", Schemas.string("Recommendations in Markdown (optional)"), false);
+        input,
+        "recommendations",
+        Schemas.string("Recommendations in Markdown (optional)", Schemas.TEXT_LENGTH),
+        false);
     Schemas.prop(
         input,
         "rollup_unit",

@@ -1,0 +1,146 @@
+package dev.sonde.core;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The folders of this host that engine output names (the data directory, the home and working
+ * directories, the temporary one), each shown to clients as a placeholder such as {@code <data>}:
+ * where Sonde keeps its files, and as which user it runs, is nobody's business but the operator's.
+ */
+public final class HostPaths {
+  /** One folder as spelled in output, and what clients see instead. */
+  private record Mark(String path, String placeholder) {}
+
+  private final List<Mark> marks;
+
+  private HostPaths(List<Mark> marks) {
+    this.marks = marks;
+  }
+
+  /** The marks for this process, with {@code dataDir} as Sonde's data directory. */
+  public static HostPaths of(String dataDir) {
+    // on a tie the first wins: the home directory is a better name than the working one
+    Map<String, String> byPath = new LinkedHashMap<>();
+    spellings(dataDir).forEach(p -> byPath.putIfAbsent(p, "<data>"));
+    spellings(System.getProperty("user.home")).forEach(p -> byPath.putIfAbsent(p, "<home>"));
+    spellings(System.getProperty("user.dir")).forEach(p -> byPath.putIfAbsent(p, "<cwd>"));
+    spellings(System.getProperty("java.io.tmpdir")).forEach(p -> byPath.putIfAbsent(p, "<temp>"));
+    List<Mark> marks = new ArrayList<>();
+    byPath.forEach((path, placeholder) -> marks.add(new Mark(path, placeholder)));
+    // the longest first, so the data directory under /tmp is <data>, not <temp>/...
+    marks.sort(Comparator.comparingInt((Mark m) -> m.path().length()).reversed());
+    return new HostPaths(List.copyOf(marks));
+  }
+
+  /** The absolute and the real spelling of a folder; none for the file system's root. */
+  private static List<String> spellings(String folder) {
+    List<String> out = new ArrayList<>();
+    if (folder == null || folder.isBlank()) {
+      return out;
+    }
+    Path absolute = Path.of(folder).toAbsolutePath().normalize();
+    add(out, absolute);
+    try {
+      add(out, absolute.toRealPath());
+    } catch (IOException e) {
+      // not there (yet): only its absolute spelling can show up
+    }
+    return out;
+  }
+
+  private static void add(List<String> out, Path path) {
+    String text = path.toString();
+    if (path.getParent() != null && !out.contains(text)) {
+      out.add(text);
+    }
+  }
+
+  /** {@code text} with every one of these folders replaced by its placeholder. */
+  public String redact(String text) {
+    if (text == null || text.indexOf('/') < 0 && text.indexOf('\\') < 0) {
+      return text;
+    }
+    String out = text;
+    for (Mark mark : marks) {
+      out = replace(out, mark);
+    }
+    return out;
+  }
+
+  private static String replace(String text, Mark mark) {
+    int at = text.indexOf(mark.path());
+    if (at < 0) {
+      return text;
+    }
+    StringBuilder out = new StringBuilder(text.length());
+    int copied = 0;
+    while (at >= 0) {
+      int end = at + mark.path().length();
+      if (startsName(text, at) && endsName(text, end)) {
+        out.append(text, copied, at).append(mark.placeholder());
+        copied = end;
+      }
+      at = text.indexOf(mark.path(), end);
+    }
+    return copied == 0 ? text : out.append(text, copied, text.length()).toString();
+  }
+
+  /** The folder starts here, not inside a longer name ({@code /tmp} in {@code /var/tmp}). */
+  private static boolean startsName(String text, int at) {
+    return at == 0 || !isNameChar(text.charAt(at - 1));
+  }
+
+  /**
+   * The folder ends here ({@code /root} in {@code /root/x}, not in {@code /rootfs}); a dot ends it
+   * too, since a sentence may end with a folder and {@code <home>.old} gives nothing away.
+   */
+  private static boolean endsName(String text, int end) {
+    return end == text.length() || text.charAt(end) == '.' || !isNameChar(text.charAt(end));
+  }
+
+  private static boolean isNameChar(char c) {
+    return Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '.' || c == '~';
+  }
+
+  /**
+   * A JSON value with every string redacted; the same instance when nothing changed, a copy
+   * otherwise, so a value other callers hold is never changed under them.
+   */
+  public Object redactJson(Object value) {
+    if (value instanceof String s) {
+      return redact(s);
+    }
+    if (value instanceof JsonObject object) {
+      JsonObject out = null;
+      for (Map.Entry<String, Object> entry : object) {
+        Object redacted = redactJson(entry.getValue());
+        if (redacted != entry.getValue()) {
+          out = out == null ? object.copy() : out;
+          out.put(entry.getKey(), redacted);
+        }
+      }
+      return out == null ? object : out;
+    }
+    if (value instanceof JsonArray array) {
+      JsonArray out = null;
+      for (int i = 0; i < array.size(); i++) {
+        Object element = array.getValue(i);
+        Object redacted = redactJson(element);
+        if (redacted != element) {
+          out = out == null ? array.copy() : out;
+          out.set(i, redacted);
+        }
+      }
+      return out == null ? array : out;
+    }
+    return value;
+  }
+}
