@@ -5,6 +5,7 @@ import dev.sonde.chatbi.OntologyBootstrap;
 import dev.sonde.config.ConfigException;
 import dev.sonde.config.ConfigLoader;
 import dev.sonde.config.SondeConfig;
+import dev.sonde.core.HostPaths;
 import dev.sonde.dashboard.Dashboards;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.docs.DocsLibrary;
@@ -262,7 +263,11 @@ public final class Sonde {
   private static Future<Sonde> start(Vertx vertx, SondeConfig config, DatabaseRegistry databases) {
     Instant startedAt = Instant.now();
     JobRegistry jobs =
-        new JobRegistry(vertx, config.jobs().historyPerJob(), config.jobs().retainFinished());
+        new JobRegistry(
+            vertx,
+            config.jobs().historyPerJob(),
+            config.jobs().retainFinished(),
+            HostPaths.of(config.data().dir()));
     TagTables tagTables = new TagTables(vertx, config, databases);
     Workspaces workspaces = new Workspaces(Path.of(config.data().dir()).resolve("workspace"));
     FamilyServices services = new FamilyServices(config, jobs, databases, workspaces, tagTables);

@@ -271,12 +271,13 @@ public final class ConfigLoader {
     range("server.maxRequestBytes", c.server().maxRequestBytes(), 1024, 1 << 30);
     range("server.maxWebSocketMessageBytes", c.server().maxWebSocketMessageBytes(), 1024, 1 << 30);
     range("server.keepAliveSeconds", c.server().keepAliveSeconds(), 1, 3600);
-    // an idle limit at or under the keep-alive would close every quiet event stream
+    // at or under the keep-alive it would close every quiet event stream, and at or under the
+    // tool deadline a call answering plain JSON would lose its connection before its answer
     range(
         "server.idleTimeoutSeconds",
         c.server().idleTimeoutSeconds(),
-        c.server().keepAliveSeconds() + 1,
-        24 * 3600);
+        Math.max(c.server().keepAliveSeconds(), c.mcp().toolTimeoutSeconds()) + 1,
+        7 * 24 * 3600);
     range("server.headerTimeoutSeconds", c.server().headerTimeoutSeconds(), 1, 3600);
     range("server.bodyTimeoutSeconds", c.server().bodyTimeoutSeconds(), 1, 3600);
     range("server.maxConnectionsPerPeer", c.server().maxConnectionsPerPeer(), 1, 1_000_000);

@@ -158,7 +158,10 @@ public final class Job {
       total = newTotal;
     }
     status = newStatus;
-    lastMessage = message == null ? "" : message;
+    // steps reach browsers and MCP clients: this host's folders never appear in them
+    message = message == null ? "" : registry.hostPaths().redact(message);
+    data = data == null ? null : (JsonObject) registry.hostPaths().redactJson(data);
+    lastMessage = message;
     if (newStatus.isFinal()) {
       endedAt = Instant.now();
     }

@@ -1,5 +1,6 @@
 package dev.sonde.jobs;
 
+import dev.sonde.core.HostPaths;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +30,7 @@ public final class JobRegistry {
   private static final int GLOBAL_HISTORY = 10_000;
 
   private final Vertx vertx;
+  private final HostPaths hostPaths;
   private final int historyPerJob;
   private final int retainFinished;
   private final Map<String, Job> jobs = new ConcurrentHashMap<>();
@@ -37,8 +39,9 @@ public final class JobRegistry {
   private final AtomicLong globalSeq = new AtomicLong();
   private final byte[] ownerKey = randomKey();
 
-  public JobRegistry(Vertx vertx, int historyPerJob, int retainFinished) {
+  public JobRegistry(Vertx vertx, int historyPerJob, int retainFinished, HostPaths hostPaths) {
     this.vertx = vertx;
+    this.hostPaths = hostPaths;
     this.historyPerJob = historyPerJob;
     this.retainFinished = retainFinished;
     vertx
@@ -76,6 +79,10 @@ public final class JobRegistry {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
     }
+  }
+
+  HostPaths hostPaths() {
+    return hostPaths;
   }
 
   private static byte[] randomKey() {

@@ -70,8 +70,11 @@ public final class WireJson {
   }
 
   private static Invalid invalid(IOException e) {
-    if (e instanceof StreamConstraintsException) {
-      return new Invalid("the message is nested deeper than " + MAX_DEPTH + " levels");
+    if (e instanceof StreamConstraintsException limit) {
+      return new Invalid(
+          limit.getOriginalMessage().startsWith("Document nesting depth")
+              ? "the message is nested deeper than " + MAX_DEPTH + " levels"
+              : "the message holds a name, string or number longer than the reader allows");
     }
     String detail = e instanceof JsonProcessingException j ? j.getOriginalMessage() : "unreadable";
     // the parser quotes at most a token of the input; cut it anyway so nothing long is echoed

@@ -10,6 +10,11 @@ import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What every family is given at construction: configuration, the node's jobs, its databases and the
@@ -21,6 +26,8 @@ public record FamilyServices(
     DatabaseRegistry databases,
     Workspaces workspaces,
     TagTables tagTables) {
+  private static final DateTimeFormatter REPORT_STAMP =
+      DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS");
 
   /**
    * Saves {@code text} as {@code path} in the account's workspace, atomically; a path the workspace
@@ -34,6 +41,35 @@ public record FamilyServices(
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Saves a new report in the account's {@code reports/} folder under a name no other report
+   * shares: {@code words} say what it is (cut to file-name characters), then the time to the
+   * millisecond in {@code zone} and a random suffix keep reports saved in one instant apart. It
+   * never replaces a file. The workspace path.
+   */
+  public String saveNewReport(String account, List<String> words, ZoneId zone, String html) {
+    StringBuilder name = new StringBuilder("reports/");
+    for (String word : words) {
+      String cut = word.replaceAll("[^A-Za-z0-9._-]", "_");
+      name.append(cut, 0, Math.min(cut.length(), 60)).append('-');
+    }
+    name.append(REPORT_STAMP.withZone(zone).format(Instant.now()))
+        .append('-')
+        .append(String.format("%06x", ThreadLocalRandom.current().nextInt(1 << 24)))
+        .append(".html");
+    String path = name.toString();
+    try {
+      if (!workspaces.of(account).createNew(path, html.getBytes(StandardCharsets.UTF_8))) {
+        throw new ToolException(path + " already exists and was kept; call again to save anew");
+      }
+    } catch (WorkspaceException e) {
+      throw new ToolException(e.getMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return path;
   }
 
   /**

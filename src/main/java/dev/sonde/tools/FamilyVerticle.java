@@ -203,7 +203,7 @@ public abstract class FamilyVerticle extends VerticleBase {
     if (failure == null) {
       return "finished";
     }
-    return failure instanceof ToolException ? hostPaths.redact(failure.getMessage()) : "failed";
+    return failure instanceof ToolException ? failure.getMessage() : "failed";
   }
 
   private Future<ToolResult> run(Tool tool, ToolContext ctx) {

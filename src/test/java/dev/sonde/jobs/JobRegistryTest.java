@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sonde.core.HostPaths;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
@@ -24,8 +25,29 @@ class JobRegistryTest {
   }
 
   @Test
+  void stepsShowThisHostsFoldersAsPlaceholdersAndTheOwnerNotTheSession() {
+    String dataDir = java.nio.file.Path.of("data").toAbsolutePath().toString();
+    JobRegistry jobs = new JobRegistry(vertx, 100, 10, HostPaths.of("data"));
+    Job job = jobs.start("j9", "tool", "session-secret", "a");
+    job.step(
+        "read",
+        true,
+        "IO Error: " + dataDir + "/x.duckdb",
+        1,
+        null,
+        new JsonObject().put("file", dataDir));
+    jobs.finish(job, false, "could not open " + dataDir + "/y");
+    String all = job.detail().encode();
+    assertFalse(all.contains(dataDir), all);
+    assertTrue(all.contains("IO Error: <data>/x.duckdb") && all.contains("<data>/y"), all);
+    assertFalse(all.contains("session-secret"), all);
+    assertEquals(
+        job.summary().getString("owner"), jobs.start("j10", "tool", "session-secret", "a").owner());
+  }
+
+  @Test
   void stepsAreNumberedAndProgressNeverGoesDown() {
-    JobRegistry jobs = new JobRegistry(vertx, 100, 10);
+    JobRegistry jobs = new JobRegistry(vertx, 100, 10, HostPaths.of("data"));
     Job job = jobs.start("j1", "tool", "s", "a");
     job.step("a", true, "first", 5, 10d, null);
     job.step("b", true, "back", 2, null, null);
@@ -39,7 +61,7 @@ class JobRegistryTest {
 
   @Test
   void historyIsBoundedPerJob() {
-    JobRegistry jobs = new JobRegistry(vertx, 10, 10);
+    JobRegistry jobs = new JobRegistry(vertx, 10, 10, HostPaths.of("data"));
     Job job = jobs.start("j1", "tool", "s", "a");
     for (int i = 0; i < 50; i++) {
       job.step("s" + i, "x");
@@ -51,7 +73,7 @@ class JobRegistryTest {
 
   @Test
   void cancellationRunsHooksWakesSleepersAndIsFinal() throws Exception {
-    JobRegistry jobs = new JobRegistry(vertx, 100, 10);
+    JobRegistry jobs = new JobRegistry(vertx, 100, 10, HostPaths.of("data"));
     Job job = jobs.start("j1", "tool", "s", "a");
     AtomicInteger hooks = new AtomicInteger();
     job.onCancel(hooks::incrementAndGet);
@@ -82,7 +104,7 @@ class JobRegistryTest {
 
   @Test
   void finishedJobsAreRetainedUpToTheLimit() {
-    JobRegistry jobs = new JobRegistry(vertx, 100, 2);
+    JobRegistry jobs = new JobRegistry(vertx, 100, 2, HostPaths.of("data"));
     for (int i = 0; i < 5; i++) {
       jobs.finish(jobs.start("j" + i, "tool", "s", "a"), true, "done");
     }
@@ -93,7 +115,7 @@ class JobRegistryTest {
 
   @Test
   void eventsArePublishedPerJobAndOnTheAllJobsAddressInGlobalOrder() throws Exception {
-    JobRegistry jobs = new JobRegistry(vertx, 100, 10);
+    JobRegistry jobs = new JobRegistry(vertx, 100, 10, HostPaths.of("data"));
     List<JsonObject> perJob = new CopyOnWriteArrayList<>();
     List<JsonObject> all = new CopyOnWriteArrayList<>();
     vertx
@@ -141,7 +163,7 @@ class JobRegistryTest {
 
   @Test
   void cancelOverTheEventBus() {
-    JobRegistry jobs = new JobRegistry(vertx, 100, 10);
+    JobRegistry jobs = new JobRegistry(vertx, 100, 10, HostPaths.of("data"));
     jobs.start("j1", "tool", "s", "a");
     JsonObject reply =
         vertx

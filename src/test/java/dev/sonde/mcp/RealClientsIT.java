@@ -118,6 +118,23 @@ class RealClientsIT {
     assertTrue(Files.size(shots.resolve("job-view.png")) > 10_000);
   }
 
+  @Test
+  void headlessChromiumOnAnotherSiteCannotFrameCallOrConnect() throws Exception {
+    PackagedSonde sonde = PackagedHttpIT.Holder.get();
+    Path shots = Path.of("target/screenshots").toAbsolutePath();
+    Files.createDirectories(shots);
+    NodeScript.Outcome outcome =
+        NodeScript.run(
+            Path.of("target"),
+            180,
+            NodeScript.script("cross-site.mjs"),
+            String.valueOf(sonde.port()),
+            shots.toString());
+    assertEquals(0, outcome.exitCode(), outcome.output());
+    assertTrue(outcome.output().contains("7 passed, 0 failed"), outcome.output());
+    assertTrue(Files.size(shots.resolve("cross-site-frame-blocked.png")) > 5_000);
+  }
+
   /**
    * Runs a headless-Chromium script against a jar with its own demo connection ({@code plant}; the
    * test processes turn the shared "demo" one into an empty memory DB) plus {@code connections}

@@ -25,7 +25,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
+import java.util.List;
 
 /**
  * forecast_table: a tag's buckets forecast ahead by every model that suits them, ranked by a
@@ -44,7 +44,6 @@ final class ForecastTableTool implements Tool {
           + " (also 선형, 2차, 계절성, \"2위\", \"rank2\"), rank (1-based leaderboard position),"
           + " lookback (train on the last N buckets), output {title, subtitle}}. Times: ISO-8601 in"
           + " the user's timezone, epoch ms, now, last, now-30d.";
-  private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
   private final FamilyServices services;
   private final TableForecasts forecasts;
@@ -144,8 +143,11 @@ final class ForecastTableTool implements Tool {
     Instant now = Instant.now();
     job.step("render", "writing the HTML report");
     String path =
-        "reports/" + outcome.table() + "-forecast-" + STAMP.withZone(zone).format(now) + ".html";
-    services.saveText(ctx.account(), path, ForecastReport.render(outcome, now));
+        services.saveNewReport(
+            ctx.account(),
+            List.of(outcome.table(), "forecast"),
+            zone,
+            ForecastReport.render(outcome, now));
     JsonObject answer = answer(outcome, services.webLink(path, "/workspace/" + path));
     if (filename != null) {
       services.saveText(ctx.account(), filename, ForecastChart.document(outcome).encodePrettily());

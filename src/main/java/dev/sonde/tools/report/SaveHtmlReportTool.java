@@ -18,19 +18,15 @@ import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolException;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
-import dev.sonde.workspace.WorkspaceException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * save_html_report, in two calls as the reference toolset has it: the first fetches the data,
@@ -38,7 +34,6 @@ import java.util.concurrent.ThreadLocalRandom;
  * second, with {@code analysis} (Markdown), renders the report and saves it in the workspace.
  */
 final class SaveHtmlReportTool implements Tool {
-  private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS");
   private static final List<String> CONTEXT = List.of("tag_count", "data_count", "time_range");
 
   private final FamilyServices services;
@@ -118,7 +113,7 @@ final class SaveHtmlReportTool implements Tool {
   }
 
   @Override
-  public Future<ToolResult> call(ToolContext ctx) throws InterruptedException, IOException {
+  public Future<ToolResult> call(ToolContext ctx) throws InterruptedException {
     JsonObject args = ctx.args();
     ZoneId zone = TimezoneArg.zone(services, ctx);
     Job job = ctx.job();
@@ -194,42 +189,16 @@ final class SaveHtmlReportTool implements Tool {
     Instant now = Instant.now();
     String html =
         reports.render(prepared, analysis, args.getString("recommendations"), context, now);
-    String path = reportPath(prepared, STAMP.withZone(zone).format(now));
-    try {
-      if (!services.workspaces().of(ctx.account()).createNew(path, html.getBytes(UTF_8))) {
-        throw new ToolException(path + " already exists and was kept; call again to save anew");
-      }
-    } catch (WorkspaceException e) {
-      throw new ToolException(e.getMessage());
-    }
+    String path =
+        services.saveNewReport(
+            ctx.account(),
+            List.of(prepared.table(), String.join("_", prepared.tags()), prepared.template().id()),
+            zone,
+            html);
     return Future.succeededFuture(
         ToolResult.structured(
             out.put("stage", "saved")
                 .put("report", services.webLink(path, "/workspace/" + path))
                 .put("bytes", html.getBytes(UTF_8).length)));
-  }
-
-  /**
-   * A name no other report shares: table, tags and template say what it is, the time to the
-   * millisecond and a random suffix keep reports saved in the same instant apart.
-   */
-  private static String reportPath(AnalysisReports.Prepared prepared, String stamp) {
-    return "reports/"
-        + fileWord(prepared.table(), 40)
-        + "-"
-        + fileWord(String.join("_", prepared.tags()), 60)
-        + "-"
-        + prepared.template().id()
-        + "-"
-        + stamp
-        + "-"
-        + String.format("%06x", ThreadLocalRandom.current().nextInt(1 << 24))
-        + ".html";
-  }
-
-  /** {@code text} with what a file name should not hold replaced, at most {@code max} long. */
-  private static String fileWord(String text, int max) {
-    String word = text.replaceAll("[^A-Za-z0-9._-]", "_");
-    return word.length() > max ? word.substring(0, max) : word;
   }
 }

@@ -109,7 +109,10 @@ class ForecastToolsTest {
     }
 
     JsonObject report = out.getJsonObject("report");
-    assertTrue(report.getString("path").matches("reports/GOLD-forecast-\\d{8}-\\d{6}\\.html"));
+    assertTrue(
+        report
+            .getString("path")
+            .matches("reports/GOLD-forecast-\\d{8}-\\d{6}-\\d{3}-[0-9a-f]{6}\\.html"));
     HttpResponse<String> page = client.get(report.getString("link"));
     assertEquals(200, page.statusCode());
     assertTrue(

@@ -40,14 +40,6 @@ class ReportToolsTest {
   }
 
   static JsonObject report(JsonObject args) {
-    System.err.println(
-        "PROBE "
-            + client
-                .request(
-                    5,
-                    "tools/call",
-                    new JsonObject().put("name", "save_html_report").put("arguments", args))
-                .encode());
     return tools.ok("save_html_report", args);
   }
 
