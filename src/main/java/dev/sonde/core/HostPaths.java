@@ -112,35 +112,58 @@ public final class HostPaths {
 
   /**
    * A JSON value with every string redacted; the same instance when nothing changed, a copy
-   * otherwise, so a value other callers hold is never changed under them.
+   * otherwise, so a value other callers hold is never changed under them. Read through the raw maps
+   * and lists, so an answer with nothing to hide costs no wrapper objects.
    */
   public Object redactJson(Object value) {
     if (value instanceof String s) {
       return redact(s);
     }
     if (value instanceof JsonObject object) {
-      JsonObject out = null;
-      for (Map.Entry<String, Object> entry : object) {
-        Object redacted = redactJson(entry.getValue());
-        if (redacted != entry.getValue()) {
-          out = out == null ? object.copy() : out;
-          out.put(entry.getKey(), redacted);
-        }
-      }
-      return out == null ? object : out;
+      Map<String, Object> map = object.getMap();
+      Map<String, Object> out = redactMap(map);
+      return out == map ? object : new JsonObject(out);
     }
     if (value instanceof JsonArray array) {
-      JsonArray out = null;
-      for (int i = 0; i < array.size(); i++) {
-        Object element = array.getValue(i);
-        Object redacted = redactJson(element);
-        if (redacted != element) {
-          out = out == null ? array.copy() : out;
-          out.set(i, redacted);
-        }
-      }
-      return out == null ? array : out;
+      List<Object> list = array.getList();
+      List<Object> out = redactList(list);
+      return out == list ? array : new JsonArray(out);
+    }
+    if (value instanceof Map<?, ?> map) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> raw = (Map<String, Object>) map;
+      return redactMap(raw);
+    }
+    if (value instanceof List<?> list) {
+      @SuppressWarnings("unchecked")
+      List<Object> raw = (List<Object>) list;
+      return redactList(raw);
     }
     return value;
+  }
+
+  private Map<String, Object> redactMap(Map<String, Object> map) {
+    Map<String, Object> out = null;
+    for (Map.Entry<String, Object> entry : map.entrySet()) {
+      Object redacted = redactJson(entry.getValue());
+      if (redacted != entry.getValue()) {
+        out = out == null ? new LinkedHashMap<>(map) : out;
+        out.put(entry.getKey(), redacted);
+      }
+    }
+    return out == null ? map : out;
+  }
+
+  private List<Object> redactList(List<Object> list) {
+    List<Object> out = null;
+    for (int i = 0; i < list.size(); i++) {
+      Object element = list.get(i);
+      Object redacted = redactJson(element);
+      if (redacted != element) {
+        out = out == null ? new ArrayList<>(list) : out;
+        out.set(i, redacted);
+      }
+    }
+    return out == null ? list : out;
   }
 }

@@ -165,24 +165,33 @@ public abstract class FamilyVerticle extends VerticleBase {
     return Quote.cut(text, LOGGED_MISTAKE).replaceAll("\\s+", " ").strip();
   }
 
-  /** The result with this host's folders as placeholders, in its text and its structure alike. */
+  /**
+   * The result with this host's folders as placeholders, in its text and its structure alike; the
+   * same result when there is nothing to hide (every answer passes here).
+   */
   private ToolResult redacted(ToolResult result) {
     if (result.content() == null) {
       return result;
     }
-    JsonArray content = new JsonArray();
-    for (Object block : result.content()) {
+    JsonArray content = result.content();
+    for (int i = 0; i < content.size(); i++) {
       // only text is searched: a folder's spelling inside an image's base64 is a coincidence
-      content.add(
-          block instanceof JsonObject b && "text".equals(b.getString("type"))
-              ? hostPaths.redactJson(b)
-              : block);
+      if (content.getValue(i) instanceof JsonObject block
+          && "text".equals(block.getString("type"))) {
+        Object redacted = hostPaths.redactJson(block);
+        if (redacted != block) {
+          content = content == result.content() ? content.copy() : content;
+          content.set(i, redacted);
+        }
+      }
     }
     JsonObject structured =
         result.structuredContent() == null
             ? null
             : (JsonObject) hostPaths.redactJson(result.structuredContent());
-    return new ToolResult(content, structured, result.isError());
+    return content == result.content() && structured == result.structuredContent()
+        ? result
+        : new ToolResult(content, structured, result.isError());
   }
 
   private long deadlineTimer(Message<JsonObject> msg, ToolContext ctx, AtomicBoolean answered) {

@@ -7,6 +7,8 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,9 +47,12 @@ public final class ConnectionLimits {
   final class OnLoop {
     private final Vertx vertx;
     private final Map<HttpConnection, Long> awaitingHead = new HashMap<>();
+    // bodies still arriving, oldest first: one sweep a second, not a timer per request
+    private final Map<HttpServerRequest, Long> awaitingBody = new LinkedHashMap<>();
 
     private OnLoop(Vertx vertx) {
       this.vertx = vertx;
+      vertx.setPeriodic(Math.min(1000, bodyMillis), id -> closeLateBodies());
     }
 
     void opened(HttpConnection connection) {
@@ -82,26 +87,34 @@ public final class ConnectionLimits {
       if (pending != null) {
         vertx.cancelTimer(pending);
       }
-      if (request.isEnded() || !declaresBody(request)) {
-        return;
+      if (!request.isEnded() && declaresBody(request)) {
+        awaitingBody.put(request, System.nanoTime() + bodyMillis * 1_000_000);
+        request.end().onComplete(v -> awaitingBody.remove(request));
       }
-      long timer =
-          vertx.setTimer(
-              bodyMillis,
-              id -> {
-                if (!request.isEnded()) {
-                  if (!request.response().headWritten()) {
-                    request
-                        .response()
-                        .setStatusCode(408)
-                        .putHeader(HttpHeaders.CONNECTION, "close")
-                        .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8")
-                        .end("the request body did not arrive in time");
-                  }
-                  request.connection().close();
-                }
-              });
-      request.end().onComplete(v -> vertx.cancelTimer(timer));
+    }
+
+    private void closeLateBodies() {
+      long now = System.nanoTime();
+      Iterator<Map.Entry<HttpServerRequest, Long>> oldestFirst = awaitingBody.entrySet().iterator();
+      while (oldestFirst.hasNext()) {
+        Map.Entry<HttpServerRequest, Long> entry = oldestFirst.next();
+        if (entry.getValue() - now > 0) {
+          return;
+        }
+        oldestFirst.remove();
+        HttpServerRequest request = entry.getKey();
+        if (!request.isEnded()) {
+          if (!request.response().headWritten()) {
+            request
+                .response()
+                .setStatusCode(408)
+                .putHeader(HttpHeaders.CONNECTION, "close")
+                .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8")
+                .end("the request body did not arrive in time");
+          }
+          request.connection().close();
+        }
+      }
     }
   }
 

@@ -6,7 +6,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * DNS-rebinding and cross-site protection: the Host header must name this server (loopback names by
@@ -17,8 +17,8 @@ import java.util.concurrent.CopyOnWriteArraySet;
  */
 public final class OriginGuard {
   private static final List<String> LOOPBACK = List.of("localhost", "127.0.0.1", "[::1]");
-  private final Set<String> hosts = new CopyOnWriteArraySet<>();
-  private final Set<String> origins = new CopyOnWriteArraySet<>();
+  private final Set<String> hosts = ConcurrentHashMap.newKeySet();
+  private final Set<String> origins = ConcurrentHashMap.newKeySet();
   private final List<String> configuredOrigins;
 
   public OriginGuard(List<String> configuredOrigins) {
