@@ -1,14 +1,18 @@
 package dev.sonde.mcp;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,14 +22,11 @@ import java.util.Map;
  */
 public final class WireJson {
   public static final int MAX_DEPTH = 64;
-  private static final ObjectMapper READER =
-      new ObjectMapper(
-              JsonFactory.builder()
-                  .streamReadConstraints(
-                      StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
-                  .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                  .build())
-          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder()
+          .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .build();
 
   private WireJson() {}
 
@@ -43,8 +44,8 @@ public final class WireJson {
         && (bytes[2] & 0xff) == 0xbf) {
       throw new Invalid("the message starts with a byte-order mark; send plain UTF-8 JSON");
     }
-    try {
-      return wrap(READER.readValue(bytes, Object.class));
+    try (JsonParser parser = FACTORY.createParser(bytes)) {
+      return whole(parser);
     } catch (IOException e) {
       throw invalid(e);
     }
@@ -54,19 +55,53 @@ public final class WireJson {
     if (!text.isEmpty() && text.charAt(0) == '\uFEFF') {
       throw new Invalid("the message starts with a byte-order mark; send plain UTF-8 JSON");
     }
-    try {
-      return wrap(READER.readValue(text, Object.class));
+    try (JsonParser parser = FACTORY.createParser(text)) {
+      return whole(parser);
     } catch (IOException e) {
       throw invalid(e);
     }
   }
 
-  @SuppressWarnings("unchecked")
-  private static JsonObject wrap(Object value) throws Invalid {
-    if (!(value instanceof Map)) {
+  /** One object and nothing after it, read into the maps and lists a JsonObject wraps. */
+  private static JsonObject whole(JsonParser parser) throws IOException, Invalid {
+    if (parser.nextToken() != JsonToken.START_OBJECT) {
       throw new Invalid("the message must be one JSON-RPC object");
     }
-    return new JsonObject((Map<String, Object>) value);
+    Map<String, Object> message = object(parser);
+    if (parser.nextToken() != null) {
+      throw new Invalid("the message has more after its JSON object; send one object");
+    }
+    return new JsonObject(message);
+  }
+
+  private static Map<String, Object> object(JsonParser parser) throws IOException {
+    Map<String, Object> map = new LinkedHashMap<>();
+    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+      String name = parser.currentName();
+      map.put(name, value(parser, parser.nextToken()));
+    }
+    return map;
+  }
+
+  private static Object value(JsonParser parser, JsonToken token) throws IOException {
+    return switch (token) {
+      case START_OBJECT -> object(parser);
+      case START_ARRAY -> {
+        List<Object> list = new ArrayList<>();
+        for (JsonToken next = parser.nextToken();
+            next != JsonToken.END_ARRAY;
+            next = parser.nextToken()) {
+          list.add(value(parser, next));
+        }
+        yield list;
+      }
+      case VALUE_STRING -> parser.getText();
+      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> parser.getNumberValue();
+      case VALUE_TRUE -> Boolean.TRUE;
+      case VALUE_FALSE -> Boolean.FALSE;
+      case VALUE_NULL -> null;
+      default -> throw new JsonParseException(parser, "unexpected " + token);
+    };
   }
 
   private static Invalid invalid(IOException e) {
