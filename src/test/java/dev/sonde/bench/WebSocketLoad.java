@@ -1,5 +1,6 @@
 package dev.sonde.bench;
 
+import dev.sonde.support.McpClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
@@ -43,16 +44,7 @@ public final class WebSocketLoad {
                 new JsonObject().put("name", "get_version").put("arguments", new JsonObject()))
             .encode();
     String init =
-        new JsonObject()
-            .put("jsonrpc", "2.0")
-            .put("id", 0)
-            .put("method", "initialize")
-            .put(
-                "params",
-                new JsonObject()
-                    .put("protocolVersion", "2025-11-25")
-                    .put("capabilities", new JsonObject())
-                    .put("clientInfo", new JsonObject().put("name", "bench").put("version", "1")))
+        McpClient.message(0L, "initialize", McpClient.initializeParams("2025-11-25", "bench"))
             .encode();
     for (int c = 0; c < connections; c++) {
       WebSocketConnectOptions options =

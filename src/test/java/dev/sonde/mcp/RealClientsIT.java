@@ -103,23 +103,17 @@ class RealClientsIT {
 
   @Test
   void headlessChromiumWatchesJobsLiveThroughAReconnectAndCancelsOne() throws Exception {
-    PackagedSonde sonde = PackagedHttpIT.Holder.get();
-    Path shots = Path.of("target/screenshots").toAbsolutePath();
-    Files.createDirectories(shots);
-    NodeScript.Outcome outcome =
-        NodeScript.run(
-            Path.of("target"),
-            180,
-            NodeScript.script("job-view.mjs"),
-            String.valueOf(sonde.port()),
-            shots.toString());
-    assertEquals(0, outcome.exitCode(), outcome.output());
-    assertTrue(outcome.output().contains("3 passed, 0 failed"), outcome.output());
-    assertTrue(Files.size(shots.resolve("job-view.png")) > 10_000);
+    chromiumOnTheSharedJar("job-view.mjs", 3, "job-view.png", 10_000);
   }
 
   @Test
   void headlessChromiumOnAnotherSiteCannotFrameCallOrConnect() throws Exception {
+    chromiumOnTheSharedJar("cross-site.mjs", 7, "cross-site-frame-blocked.png", 5_000);
+  }
+
+  /** Runs a headless-Chromium script against the shared jar; it saves {@code screenshot}. */
+  private static void chromiumOnTheSharedJar(
+      String script, int passed, String screenshot, long minimumBytes) throws Exception {
     PackagedSonde sonde = PackagedHttpIT.Holder.get();
     Path shots = Path.of("target/screenshots").toAbsolutePath();
     Files.createDirectories(shots);
@@ -127,12 +121,12 @@ class RealClientsIT {
         NodeScript.run(
             Path.of("target"),
             180,
-            NodeScript.script("cross-site.mjs"),
+            NodeScript.script(script),
             String.valueOf(sonde.port()),
             shots.toString());
     assertEquals(0, outcome.exitCode(), outcome.output());
-    assertTrue(outcome.output().contains("7 passed, 0 failed"), outcome.output());
-    assertTrue(Files.size(shots.resolve("cross-site-frame-blocked.png")) > 5_000);
+    assertTrue(outcome.output().contains(passed + " passed, 0 failed"), outcome.output());
+    assertTrue(Files.size(shots.resolve(screenshot)) > minimumBytes);
   }
 
   /**

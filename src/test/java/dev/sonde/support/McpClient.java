@@ -56,16 +56,16 @@ public interface McpClient extends AutoCloseable {
     }
   }
 
+  /** The params of an initialize request from a client with no capabilities. */
+  static JsonObject initializeParams(String version, String clientName) {
+    return new JsonObject()
+        .put("protocolVersion", version)
+        .put("capabilities", new JsonObject())
+        .put("clientInfo", new JsonObject().put("name", clientName).put("version", "1"));
+  }
+
   default JsonObject initialize(String version) {
-    JsonObject response =
-        request(
-            0,
-            "initialize",
-            new JsonObject()
-                .put("protocolVersion", version)
-                .put("capabilities", new JsonObject())
-                .put(
-                    "clientInfo", new JsonObject().put("name", "sonde-tests").put("version", "1")));
+    JsonObject response = request(0, "initialize", initializeParams(version, "sonde-tests"));
     notify("notifications/initialized", null);
     return response;
   }

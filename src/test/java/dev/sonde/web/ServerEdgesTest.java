@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
+import dev.sonde.support.McpClient;
 import dev.sonde.support.RawHttp;
 import dev.sonde.support.WebSocketMcpClient;
 import io.vertx.core.json.JsonObject;
@@ -387,16 +388,7 @@ class ServerEdgesTest {
 
   static HttpRequest initialize(int port) {
     JsonObject init =
-        new JsonObject()
-            .put("jsonrpc", "2.0")
-            .put("id", 1)
-            .put("method", "initialize")
-            .put(
-                "params",
-                new JsonObject()
-                    .put("protocolVersion", "2025-11-25")
-                    .put("capabilities", new JsonObject())
-                    .put("clientInfo", new JsonObject().put("name", "t").put("version", "1")));
+        McpClient.message(1L, "initialize", McpClient.initializeParams("2025-11-25", "t"));
     return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/mcp"))
         .header("Content-Type", "application/json")
         .header("Accept", "application/json, text/event-stream")
@@ -419,34 +411,29 @@ class ServerEdgesTest {
 
   @Test
   void aPageOnAnotherSiteCanNavigateButNotCallTheApi() throws Exception {
-    HttpRequest crossSiteFetch =
-        get(edges.port(), "/api/charts/x.chart.json/data")
-            .header("Sec-Fetch-Site", "cross-site")
-            .header("Sec-Fetch-Mode", "no-cors")
-            .header("Sec-Fetch-Dest", "image")
-            .build();
-    assertEquals(403, send(crossSiteFetch).statusCode());
-    HttpRequest sameSiteFetch =
-        get(edges.port(), "/api/jobs")
-            .header("Sec-Fetch-Site", "same-site")
-            .header("Sec-Fetch-Mode", "cors")
-            .build();
-    assertEquals(403, send(sameSiteFetch).statusCode());
-    HttpRequest ownPage =
-        get(edges.port(), "/api/jobs").header("Sec-Fetch-Site", "same-origin").build();
-    assertEquals(200, send(ownPage).statusCode());
-    HttpRequest followedLink =
-        get(edges.port(), "/")
-            .header("Sec-Fetch-Site", "cross-site")
-            .header("Sec-Fetch-Mode", "navigate")
-            .header("Sec-Fetch-Dest", "document")
-            .build();
-    assertEquals(200, send(followedLink).statusCode());
+    assertEquals(
+        403,
+        send(browser("/api/charts/x.chart.json/data", "cross-site", "no-cors", "image"))
+            .statusCode());
+    assertEquals(403, send(browser("/api/jobs", "same-site", "cors", "empty")).statusCode());
+    assertEquals(200, send(browser("/api/jobs", "same-origin", "cors", "empty")).statusCode());
+    assertEquals(200, send(browser("/", "cross-site", "navigate", "document")).statusCode());
+    assertEquals(
+        403, send(browser("/api/jobs", "cross-site", "navigate", "document")).statusCode());
     // a page on local port 80 is not Sonde's own origin
     for (String origin : List.of("http://localhost", "http://127.0.0.1", "http://[::1]")) {
       assertEquals(
           403, send(get(edges.port(), "/api/jobs").header("Origin", origin).build()).statusCode());
     }
+  }
+
+  /** A GET as a browser labels it: which site asks, how, and for what. */
+  HttpRequest browser(String path, String site, String mode, String dest) {
+    return get(edges.port(), path)
+        .header("Sec-Fetch-Site", site)
+        .header("Sec-Fetch-Mode", mode)
+        .header("Sec-Fetch-Dest", dest)
+        .build();
   }
 
   private static long usedHeapAfterGc() {

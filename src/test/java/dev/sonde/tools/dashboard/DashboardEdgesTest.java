@@ -151,33 +151,32 @@ class DashboardEdgesTest {
     assertNoOverlap(panels);
   }
 
-  @Test
-  void parallelRenamesAllLandOneAfterAnother() throws Exception {
-    JsonObject made = create("edge/names.dsh", textPanels(12, "old"));
-    List<String> ids = new ArrayList<>();
-    made.getJsonArray("panels").forEach(p -> ids.add(((JsonObject) p).getString("id")));
+  /** Twelve renames of edge/names.dsh at once: call i gives panel(i) the title title(i). */
+  private static void renameAtOnce(IntFunction<String> panel, IntFunction<String> title)
+      throws Exception {
     inParallel(
         i ->
             tools.ok(
                 "update_chart_in_dashboard",
                 new JsonObject()
                     .put("filename", "edge/names.dsh")
-                    .put("panel", ids.get(i))
-                    .put("new_title", "new" + i)));
+                    .put("panel", panel.apply(i))
+                    .put("new_title", title.apply(i))));
+  }
+
+  @Test
+  void parallelRenamesAllLandOneAfterAnother() throws Exception {
+    JsonObject made = create("edge/names.dsh", textPanels(12, "old"));
+    List<String> ids = new ArrayList<>();
+    made.getJsonArray("panels").forEach(p -> ids.add(((JsonObject) p).getString("id")));
+    renameAtOnce(ids::get, i -> "new" + i);
     JsonArray panels = saved("edge/names.dsh").getJsonArray("panels");
     assertEquals(12, panels.size());
     for (int i = 0; i < 12; i++) {
       assertEquals("new" + i, panels.getJsonObject(i).getString("title"), panels.encode());
     }
 
-    inParallel(
-        i ->
-            tools.ok(
-                "update_chart_in_dashboard",
-                new JsonObject()
-                    .put("filename", "edge/names.dsh")
-                    .put("panel", ids.get(0))
-                    .put("new_title", "same panel " + i)));
+    renameAtOnce(i -> ids.get(0), i -> "same panel " + i);
     JsonArray after = saved("edge/names.dsh").getJsonArray("panels");
     assertEquals(12, after.size(), "the file is whole");
     assertTrue(after.getJsonObject(0).getString("title").startsWith("same panel "));
