@@ -401,15 +401,16 @@ public final class Sonde {
       JobRegistry jobs,
       DashboardsApi dashboardsApi) {
     OriginGuard guard = new OriginGuard(config.server().allowedOrigins());
-    StreamableHttpTransport http = new StreamableHttpTransport(vertx, server, config);
+    ConnectionLimits limits = new ConnectionLimits(config.server());
+    StreamableHttpTransport http = new StreamableHttpTransport(vertx, server, config, limits);
     WebSocketTransport webSocket =
         new WebSocketTransport(
             vertx,
             server,
+            limits,
             config.server().maxWebSocketMessageBytes(),
             config.server().keepAliveSeconds() * 1000L);
     JobsApi jobsApi = new JobsApi(vertx, jobs, config.server().keepAliveSeconds() * 1000L);
-    ConnectionLimits limits = new ConnectionLimits(config.server());
     int requested = config.server().port();
     if (requested != 0) {
       guard.bind(requested);

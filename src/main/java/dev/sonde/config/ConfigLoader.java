@@ -281,6 +281,13 @@ public final class ConfigLoader {
     range("server.headerTimeoutSeconds", c.server().headerTimeoutSeconds(), 1, 3600);
     range("server.bodyTimeoutSeconds", c.server().bodyTimeoutSeconds(), 1, 3600);
     range("server.maxConnectionsPerPeer", c.server().maxConnectionsPerPeer(), 1, 1_000_000);
+    range("server.maxConnections", c.server().maxConnections(), 1, 10_000_000);
+    if (c.server().maxBufferedBytes() < 0) {
+      throw new ConfigException(
+          "configuration key 'server.maxBufferedBytes' is "
+              + c.server().maxBufferedBytes()
+              + "; use 0 (a quarter of the heap) or a number of bytes");
+    }
     range("mcp.maxSessions", c.mcp().maxSessions(), 1, 10_000_000);
     range("mcp.pageSize", c.mcp().pageSize(), 1, 1000);
     range("mcp.sessionIdleMinutes", c.mcp().sessionIdleMinutes(), 1, 7 * 24 * 60);

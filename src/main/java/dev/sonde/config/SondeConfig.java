@@ -37,7 +37,9 @@ public record SondeConfig(
       int idleTimeoutSeconds,
       int headerTimeoutSeconds,
       int bodyTimeoutSeconds,
-      int maxConnectionsPerPeer) {}
+      int maxConnectionsPerPeer,
+      int maxConnections,
+      long maxBufferedBytes) {}
 
   /** Protocol engine: paging, sessions, defaults for calls. */
   public record McpConfig(
@@ -207,7 +209,9 @@ public record SondeConfig(
             120,
             10,
             30,
-            256),
+            256,
+            4096,
+            0),
         new McpConfig(50, 30, 10_000, 60, "info", "local", false),
         new JobsConfig(8, 1000, 200, true, 3600),
         new DataConfig("data"),

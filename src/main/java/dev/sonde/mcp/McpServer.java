@@ -221,7 +221,8 @@ public final class McpServer {
       case "tasks/result" -> caller.taskResult(session, params);
       case "tasks/list" -> done(caller.taskList(session, params, pageSize));
       case "tasks/cancel" -> done(caller.taskCancel(session, params));
-      default -> throw new McpException(JsonRpc.METHOD_NOT_FOUND, "method not found: " + method);
+      default ->
+          throw new McpException(JsonRpc.METHOD_NOT_FOUND, "method not found: " + Quote.of(method));
     };
   }
 
@@ -313,7 +314,7 @@ public final class McpServer {
     }
     throw new McpException(
         JsonRpc.RESOURCE_NOT_FOUND,
-        "resource not found: " + uri + "; resources/list shows what exists");
+        "resource not found: " + Quote.of(uri) + "; resources/list shows what exists");
   }
 
   private Future<JsonObject> subscribe(Session session, String uri, boolean on) {

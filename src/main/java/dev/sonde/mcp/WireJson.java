@@ -10,6 +10,10 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,17 +41,22 @@ public final class WireJson {
     }
   }
 
+  /** UTF-8 only, strictly: a body in another encoding or with overlong forms is refused. */
   public static JsonObject object(byte[] bytes) throws Invalid {
-    if (bytes.length >= 3
-        && (bytes[0] & 0xff) == 0xef
-        && (bytes[1] & 0xff) == 0xbb
-        && (bytes[2] & 0xff) == 0xbf) {
-      throw new Invalid("the message starts with a byte-order mark; send plain UTF-8 JSON");
-    }
-    try (JsonParser parser = FACTORY.createParser(bytes)) {
-      return whole(parser);
-    } catch (IOException e) {
-      throw invalid(e);
+    return object(utf8(bytes));
+  }
+
+  /** The text of strict UTF-8 bytes (no overlong forms, no encoded surrogates). */
+  public static String utf8(byte[] bytes) throws Invalid {
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw new Invalid("the message is not valid UTF-8; send JSON encoded as UTF-8");
     }
   }
 
@@ -96,12 +105,22 @@ public final class WireJson {
         yield list;
       }
       case VALUE_STRING -> parser.getText();
-      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> parser.getNumberValue();
+      case VALUE_NUMBER_INT -> parser.getNumberValue();
+      case VALUE_NUMBER_FLOAT -> finite(parser);
       case VALUE_TRUE -> Boolean.TRUE;
       case VALUE_FALSE -> Boolean.FALSE;
       case VALUE_NULL -> null;
       default -> throw new JsonParseException(parser, "unexpected " + token);
     };
+  }
+
+  /** A number JSON can write back: 1e999999 would come back as Infinity, which JSON has not. */
+  private static Number finite(JsonParser parser) throws IOException {
+    Number number = parser.getNumberValue();
+    if (number instanceof Double d && d.isInfinite()) {
+      throw new JsonParseException(parser, "a number too large for a double");
+    }
+    return number;
   }
 
   private static Invalid invalid(IOException e) {

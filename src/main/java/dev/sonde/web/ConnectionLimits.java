@@ -6,37 +6,90 @@ import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What one peer may hold open: a cap on its connections (shared by every listener instance), a
- * deadline for the first request head of a connection and one for each request body, so sockets
- * that send too little cannot pile up. Idle connections are closed by the server's idle timeout.
+ * What clients may hold open: connections per peer and in all, a deadline for each request head
+ * (the first on a connection and every one after a finished answer), one for each request body, and
+ * the bytes of bodies and WebSocket messages buffered at once. Sockets that send too little, too
+ * slowly or too much cannot pile up; idle connections are closed by the server's idle timeout. One
+ * instance is shared by every listener and the WebSocket transport.
  */
 public final class ConnectionLimits {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionLimits.class);
+  private static final String LOOPBACK = "loopback";
   private final Map<String, Integer> openByPeer = new ConcurrentHashMap<>();
+  private final Map<HttpConnection, Held> held = new ConcurrentHashMap<>();
+  private final AtomicInteger open = new AtomicInteger();
+  private final AtomicLong buffered = new AtomicLong();
   private final AtomicLong lastWarning = new AtomicLong();
   private final int maxPerPeer;
+  private final int maxConnections;
+  private final long maxBuffered;
   private final long headerMillis;
   private final long bodyMillis;
 
+  /** One counted connection: its peer, its head deadline and the requests it is answering. */
+  private static final class Held {
+    final String peer;
+    final Vertx vertx;
+    long headTimer = -1;
+    int answering;
+
+    Held(String peer, Vertx vertx) {
+      this.peer = peer;
+      this.vertx = vertx;
+    }
+  }
+
   public ConnectionLimits(SondeConfig.ServerConfig server) {
     this.maxPerPeer = server.maxConnectionsPerPeer();
+    this.maxConnections = server.maxConnections();
+    // a quarter of the heap unless configured: what a crowd of half-sent bodies may take
+    this.maxBuffered =
+        server.maxBufferedBytes() > 0
+            ? server.maxBufferedBytes()
+            : Runtime.getRuntime().maxMemory() / 4;
     this.headerMillis = server.headerTimeoutSeconds() * 1000L;
     this.bodyMillis = server.bodyTimeoutSeconds() * 1000L;
   }
 
-  /** Connections open from one peer address now. */
-  public int open(String peer) {
-    return openByPeer.getOrDefault(peer, 0);
+  long bodyMillis() {
+    return bodyMillis;
+  }
+
+  /**
+   * Reserves {@code bytes} of buffer for a body or message that is still arriving; false when the
+   * server already holds its limit, and the caller refuses the request.
+   */
+  boolean reserve(long bytes) {
+    if (buffered.addAndGet(bytes) > maxBuffered) {
+      buffered.addAndGet(-bytes);
+      warn("refused a request body: {} bytes are buffered (server.maxBufferedBytes)", maxBuffered);
+      return false;
+    }
+    return true;
+  }
+
+  void release(long bytes) {
+    buffered.addAndGet(-bytes);
+  }
+
+  /** Gives a connection's places back once, whichever of its close signals comes first. */
+  void closed(HttpConnection connection) {
+    Held state = held.remove(connection);
+    if (state != null) {
+      openByPeer.computeIfPresent(state.peer, (k, count) -> count <= 1 ? null : count - 1);
+      open.decrementAndGet();
+      cancelHead(state);
+    }
   }
 
   /** The handlers of one listener instance; its connections all run on its event loop. */
@@ -46,7 +99,6 @@ public final class ConnectionLimits {
 
   final class OnLoop {
     private final Vertx vertx;
-    private final Map<HttpConnection, Long> awaitingHead = new HashMap<>();
     // bodies still arriving, oldest first: one sweep a second, not a timer per request
     private final Map<HttpServerRequest, Long> awaitingBody = new LinkedHashMap<>();
 
@@ -58,34 +110,43 @@ public final class ConnectionLimits {
     void opened(HttpConnection connection) {
       String peer = peerOf(connection.remoteAddress());
       if (openByPeer.merge(peer, 1, Integer::sum) > maxPerPeer) {
-        release(peer);
-        warnRefused(peer);
+        openByPeer.computeIfPresent(peer, (k, count) -> count <= 1 ? null : count - 1);
+        warn("refused connections from {}: it holds server.maxConnectionsPerPeer", peer);
         connection.close();
         return;
       }
-      long timer =
-          vertx.setTimer(
-              headerMillis,
-              id -> {
-                awaitingHead.remove(connection);
-                connection.close();
-              });
-      awaitingHead.put(connection, timer);
-      connection.closeHandler(
-          v -> {
-            release(peer);
-            Long pending = awaitingHead.remove(connection);
-            if (pending != null) {
-              vertx.cancelTimer(pending);
-            }
-          });
+      if (open.incrementAndGet() > maxConnections) {
+        open.decrementAndGet();
+        openByPeer.computeIfPresent(peer, (k, count) -> count <= 1 ? null : count - 1);
+        warn("refused a connection: the server holds {} (server.maxConnections)", maxConnections);
+        connection.close();
+        return;
+      }
+      Held state = new Held(peer, vertx);
+      held.put(connection, state);
+      // an upgraded WebSocket never fires this; the transport reports its close instead
+      connection.closeHandler(v -> closed(connection));
+      armHead(connection, state);
     }
 
     /** The head has arrived; a body the request declares must follow within its deadline. */
     void requestArrived(HttpServerRequest request) {
-      Long pending = awaitingHead.remove(request.connection());
-      if (pending != null) {
-        vertx.cancelTimer(pending);
+      HttpConnection connection = request.connection();
+      Held state = held.get(connection);
+      if (state != null) {
+        cancelHead(state);
+        if (!request.canUpgradeToWebSocket()) {
+          state.answering++;
+          // once the last answer is out, the connection waits for a head again, with a deadline
+          request
+              .response()
+              .endHandler(
+                  v -> {
+                    if (--state.answering == 0 && held.containsKey(connection)) {
+                      armHead(connection, state);
+                    }
+                  });
+        }
       }
       if (!request.isEnded() && declaresBody(request)) {
         awaitingBody.put(request, System.nanoTime() + bodyMillis * 1_000_000);
@@ -118,20 +179,24 @@ public final class ConnectionLimits {
     }
   }
 
-  /** One line a minute at most: a peer that keeps knocking must not fill the log. */
-  private void warnRefused(String peer) {
-    long now = System.currentTimeMillis();
-    long last = lastWarning.get();
-    if (now - last > 60_000 && lastWarning.compareAndSet(last, now)) {
-      LOG.warn(
-          "refused connections from {}: it holds {} (server.maxConnectionsPerPeer)",
-          peer,
-          maxPerPeer);
+  private void armHead(HttpConnection connection, Held state) {
+    state.headTimer = state.vertx.setTimer(headerMillis, id -> connection.close());
+  }
+
+  private static void cancelHead(Held state) {
+    if (state.headTimer >= 0) {
+      state.vertx.cancelTimer(state.headTimer);
+      state.headTimer = -1;
     }
   }
 
-  private void release(String peer) {
-    openByPeer.computeIfPresent(peer, (k, count) -> count <= 1 ? null : count - 1);
+  /** One line a minute at most: a peer that keeps knocking must not fill the log. */
+  private void warn(String message, Object detail) {
+    long now = System.currentTimeMillis();
+    long last = lastWarning.get();
+    if (now - last > 60_000 && lastWarning.compareAndSet(last, now)) {
+      LOG.warn(message, detail);
+    }
   }
 
   private static boolean declaresBody(HttpServerRequest request) {
@@ -140,7 +205,25 @@ public final class ConnectionLimits {
         || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
   }
 
-  private static String peerOf(SocketAddress address) {
-    return address == null || address.hostAddress() == null ? "unknown" : address.hostAddress();
+  /**
+   * Whom a connection counts against: every loopback address is one peer (a local process can send
+   * from any of 127/8), an IPv6 client its /64, an IPv4 client its address.
+   */
+  static String peerOf(SocketAddress address) {
+    String host = address == null ? null : address.hostAddress();
+    if (host == null) {
+      return "unknown";
+    }
+    String bare = host.startsWith("::ffff:") ? host.substring(7) : host;
+    if (bare.startsWith("127.") || bare.equals("::1") || bare.equals("0:0:0:0:0:0:0:1")) {
+      return LOOPBACK;
+    }
+    if (bare.indexOf(':') >= 0) {
+      String[] groups = bare.split(":", -1);
+      return groups.length >= 4
+          ? String.join(":", groups[0], groups[1], groups[2], groups[3]) + "::/64"
+          : bare;
+    }
+    return bare;
   }
 }

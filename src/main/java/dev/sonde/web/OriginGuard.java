@@ -67,12 +67,21 @@ public final class OriginGuard {
     return site != null && !site.equalsIgnoreCase("same-origin") && !site.equalsIgnoreCase("none");
   }
 
-  /** A top-level page load that reads nothing back to the linking site and starts no work. */
+  /**
+   * A top-level page load that reads nothing back to the linking site and starts no work. The path
+   * must already be in the form the router matches (no empty, dot or escaped segments), or {@code
+   * //api/jobs} and {@code /%61pi/jobs} would reach the API as a navigation.
+   */
   private static boolean isNavigation(HttpServerRequest request) {
     String path = request.path();
     return "navigate".equalsIgnoreCase(request.getHeader("Sec-Fetch-Mode"))
         && "document".equalsIgnoreCase(request.getHeader("Sec-Fetch-Dest"))
         && "GET".equals(request.method().name())
+        && path.startsWith("/")
+        && !path.contains("//")
+        && !path.contains("/.")
+        && path.indexOf('%') < 0
+        && path.indexOf('\\') < 0
         && !path.startsWith("/api/")
         && !path.startsWith("/mcp");
   }

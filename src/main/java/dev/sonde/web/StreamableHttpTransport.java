@@ -41,12 +41,15 @@ public final class StreamableHttpTransport {
   private final Vertx vertx;
   private final McpServer server;
   private final SondeConfig config;
+  private final ConnectionLimits limits;
   private final Map<String, HttpSessionStreams> streams = new ConcurrentHashMap<>();
 
-  public StreamableHttpTransport(Vertx vertx, McpServer server, SondeConfig config) {
+  public StreamableHttpTransport(
+      Vertx vertx, McpServer server, SondeConfig config, ConnectionLimits limits) {
     this.vertx = vertx;
     this.server = server;
     this.config = config;
+    this.limits = limits;
     server.transportStarted(TRANSPORT);
   }
 
@@ -75,9 +78,16 @@ public final class StreamableHttpTransport {
     Buffer buffer = Buffer.buffer();
     request.handler(
         chunk -> {
+          if (body.future().isComplete()) {
+            return;
+          }
           if (buffer.length() + chunk.length() > limit) {
             if (body.tryFail("too large")) {
               tooLarge(request, limit);
+            }
+          } else if (!limits.reserve(chunk.length())) {
+            if (body.tryFail("busy")) {
+              refuse(request, 503, "the server is holding its limit of unfinished requests; retry");
             }
           } else {
             buffer.appendBuffer(chunk);
@@ -85,7 +95,9 @@ public final class StreamableHttpTransport {
         });
     request.endHandler(v -> body.tryComplete(buffer));
     request.exceptionHandler(body::tryFail);
-    return body.future();
+    request.response().closeHandler(v -> body.tryFail("the connection closed"));
+    // what this body reserved is given back once it is whole, refused or gone
+    return body.future().onComplete(v -> limits.release(buffer.length()));
   }
 
   /** The Content-Length, or -1 when absent (chunked) or unreadable; the size check still holds. */
@@ -99,14 +111,17 @@ public final class StreamableHttpTransport {
   }
 
   private static void tooLarge(HttpServerRequest request, int limit) {
+    refuse(request, 413, "request body over " + limit + " bytes");
+  }
+
+  /** Answers before the body is read, and closes: the rest of it will not be read. */
+  private static void refuse(HttpServerRequest request, int status, String message) {
     request
         .response()
-        .setStatusCode(413)
+        .setStatusCode(status)
         .putHeader("Connection", "close")
         .putHeader("Content-Type", "application/json")
-        .end(
-            JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "request body over " + limit + " bytes")
-                .encode())
+        .end(JsonRpc.error(null, JsonRpc.INVALID_REQUEST, message).encode())
         .onComplete(v -> request.connection().close());
   }
 

@@ -10,6 +10,8 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.StaticHandler;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 
 /**
  * The HTTP listener: MCP over Streamable HTTP and WebSocket, the jobs API and the browser UI, every
@@ -68,7 +70,7 @@ public final class WebServerVerticle extends VerticleBase {
     SondeConfig.ServerConfig server = config.server();
     HttpServerOptions options =
         new HttpServerOptions()
-            .setHost(server.host())
+            .setHost(boundAddress(server.host()))
             .setPort(port)
             .setIdleTimeout(server.idleTimeoutSeconds())
             // HTTP/1.1 only: with cleartext HTTP/2 on, a connection is only handed over (and so
@@ -104,6 +106,18 @@ public final class WebServerVerticle extends VerticleBase {
         // every interface
         .listen()
         .onSuccess(s -> this.server = s);
+  }
+
+  /**
+   * The literal address to bind: the JDK reads spellings such as {@code 127.1} that the server's
+   * own resolver does not, and validation has already resolved it this way.
+   */
+  private static String boundAddress(String host) {
+    try {
+      return InetAddress.getByName(host).getHostAddress();
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("server.host " + host + " does not resolve", e);
+    }
   }
 
   /** Every answer refuses to be framed or content-sniffed (the job view has a Cancel button). */

@@ -4,16 +4,14 @@ import dev.sonde.mcp.ClientChannel;
 import dev.sonde.mcp.McpException;
 import dev.sonde.mcp.McpServer;
 import dev.sonde.mcp.Session;
+import dev.sonde.mcp.WireJson;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocketFrame;
 import io.vertx.ext.web.Router;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,14 +34,20 @@ public final class WebSocketTransport {
   private static final String TRANSPORT = "websocket";
   private final Vertx vertx;
   private final McpServer server;
+  private final ConnectionLimits limits;
   private final int maxMessageBytes;
   private final long keepAliveMillis;
 
   /** The origin guard in front of every route has already checked the handshake's Origin. */
   public WebSocketTransport(
-      Vertx vertx, McpServer server, int maxMessageBytes, long keepAliveMillis) {
+      Vertx vertx,
+      McpServer server,
+      ConnectionLimits limits,
+      int maxMessageBytes,
+      long keepAliveMillis) {
     this.vertx = vertx;
     this.server = server;
+    this.limits = limits;
     this.maxMessageBytes = maxMessageBytes;
     this.keepAliveMillis = keepAliveMillis;
     server.transportStarted(TRANSPORT);
@@ -67,9 +71,10 @@ public final class WebSocketTransport {
                 ctx.response().setStatusCode(503).end(e.getMessage());
                 return;
               }
+              HttpConnection connection = ctx.request().connection();
               ctx.request()
                   .toWebSocket()
-                  .onSuccess(ws -> connected(ws, session))
+                  .onSuccess(ws -> connected(ws, session, connection))
                   .onFailure(
                       e -> {
                         server.closeSession(session);
@@ -92,7 +97,7 @@ public final class WebSocketTransport {
     return false;
   }
 
-  private void connected(ServerWebSocket ws, Session session) {
+  private void connected(ServerWebSocket ws, Session session, HttpConnection connection) {
     ClientChannel channel =
         message -> {
           if (ws.isClosed()) {
@@ -105,7 +110,9 @@ public final class WebSocketTransport {
           }
         };
     session.standalone(channel);
-    ws.frameHandler(new MessageAssembler(ws, text -> server.receive(session, text, channel)));
+    MessageAssembler assembler =
+        new MessageAssembler(ws, text -> server.receive(session, text, channel));
+    ws.frameHandler(assembler);
     ws.exceptionHandler(e -> LOG.debug("websocket error: {}", e.getMessage()));
     long pings =
         vertx.setPeriodic(
@@ -118,37 +125,33 @@ public final class WebSocketTransport {
     ws.closeHandler(
         v -> {
           vertx.cancelTimer(pings);
+          assembler.drop();
+          // an upgraded connection's own close handler never fires: its places are given back here
+          limits.closed(connection);
           server.closeSession(session);
         });
     // a session that ends first (idle expiry) takes its socket with it
     session.onClose(
         () -> {
+          vertx.cancelTimer(pings);
           if (!ws.isClosed()) {
             ws.close((short) 1001, "the session ended: idle for longer than the server allows");
           }
         });
   }
 
-  /** The text, or null when the bytes are not UTF-8 (replacing them would change the message). */
-  private static String utf8(byte[] bytes) {
-    try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes))
-          .toString();
-    } catch (CharacterCodingException e) {
-      return null;
-    }
-  }
-
-  /** Joins text frames into messages, enforcing the size limit with a clean 1009 close. */
+  /**
+   * Joins text frames into messages: a message over the size limit closes with 1009, one that is
+   * not UTF-8 with 1007, and one left unfinished past the body deadline, or that would take more
+   * buffer than the server has left, with 1008. A message in one frame (the usual case) is never
+   * buffered.
+   */
   private final class MessageAssembler implements Handler<WebSocketFrame> {
     private final ServerWebSocket ws;
     private final Handler<String> onMessage;
     private Buffer pending = Buffer.buffer();
     private boolean inText;
+    private long deadline = -1;
 
     MessageAssembler(ServerWebSocket ws, Handler<String> onMessage) {
       this.ws = ws;
@@ -164,23 +167,60 @@ public final class WebSocketTransport {
       if (!frame.isText() && !frame.isContinuation()) {
         return;
       }
+      Buffer data = frame.binaryData();
+      if (frame.isFinal() && pending.length() == 0) {
+        deliver(data.getBytes());
+        return;
+      }
       inText = true;
-      if (pending.length() + frame.binaryData().length() > maxMessageBytes) {
-        pending = Buffer.buffer();
+      if (pending.length() + data.length() > maxMessageBytes) {
+        drop();
         ws.close((short) 1009, "message larger than " + maxMessageBytes + " bytes");
         return;
       }
-      pending.appendBuffer(frame.binaryData());
+      if (!limits.reserve(data.length())) {
+        drop();
+        ws.close((short) 1008, "the server is holding its limit of unfinished messages; retry");
+        return;
+      }
+      if (deadline < 0) {
+        deadline =
+            vertx.setTimer(
+                limits.bodyMillis(),
+                t -> {
+                  deadline = -1;
+                  drop();
+                  ws.close((short) 1008, "the message was not finished in time");
+                });
+      }
+      pending.appendBuffer(data);
       if (frame.isFinal()) {
         byte[] bytes = pending.getBytes();
-        pending = Buffer.buffer();
-        inText = false;
-        String text = utf8(bytes);
-        if (text == null) {
-          ws.close((short) 1007, "the message is not valid UTF-8");
-          return;
-        }
-        onMessage.handle(text);
+        drop();
+        deliver(bytes);
+      }
+    }
+
+    private void deliver(byte[] bytes) {
+      inText = false;
+      String text;
+      try {
+        text = WireJson.utf8(bytes);
+      } catch (WireJson.Invalid e) {
+        ws.close((short) 1007, "the message is not valid UTF-8");
+        return;
+      }
+      onMessage.handle(text);
+    }
+
+    /** Forgets a message in progress and gives its buffer back. */
+    void drop() {
+      limits.release(pending.length());
+      pending = Buffer.buffer();
+      inText = false;
+      if (deadline >= 0) {
+        vertx.cancelTimer(deadline);
+        deadline = -1;
       }
     }
   }

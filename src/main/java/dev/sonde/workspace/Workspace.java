@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.text.Normalizer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -66,7 +67,8 @@ public final class Workspace {
       throw new WorkspaceException("a path inside the workspace is required");
     }
     refuseInvisible(relative);
-    String path = relative.trim().replace('\\', '/');
+    // one spelling per name: a decomposed "café" is the same file as the composed one
+    String path = Normalizer.normalize(relative.trim(), Normalizer.Form.NFC).replace('\\', '/');
     if (path.startsWith("/") || path.matches("^[A-Za-z]:.*") || path.startsWith("~")) {
       throw new WorkspaceException(
           "'"
@@ -100,6 +102,14 @@ public final class Workspace {
    * "reportexe.html") and other invisible formatting characters, before any message echoes them.
    */
   private static void refuseInvisible(String relative) {
+    for (String part : relative.split("[/\\\\]")) {
+      if (!part.isEmpty() && Character.getType(part.codePointAt(0)) == Character.NON_SPACING_MARK) {
+        throw new WorkspaceException(
+            "a name starts with the combining mark U+"
+                + String.format("%04X", part.codePointAt(0))
+                + ", which shows as nothing on its own; use visible characters only");
+      }
+    }
     relative
         .codePoints()
         .filter(Workspace::invisible)
@@ -107,19 +117,44 @@ public final class Workspace {
         .ifPresent(
             c -> {
               throw new WorkspaceException(
-                  "the name holds the control character U+"
+                  "the name holds U+"
                       + String.format("%04X", c)
-                      + " (an invisible or direction-changing one); use visible characters only");
+                      + " (an invisible, blank-looking or direction-changing character); use visible"
+                      + " characters only");
             });
   }
 
+  /** Letters and marks that draw as blank space although Unicode does not class them as format. */
+  private static final int[][] BLANK_LOOKING = {
+    {0x034F, 0x034F},
+    {0x115F, 0x1160},
+    {0x17B4, 0x17B5},
+    {0x180B, 0x180F},
+    {0x2800, 0x2800},
+    {0x3164, 0x3164},
+    {0xFE00, 0xFE0F},
+    {0xFFA0, 0xFFA0},
+    {0xE0100, 0xE01EF}
+  };
+
   private static boolean invisible(int c) {
     int type = Character.getType(c);
-    return type == Character.CONTROL
+    if (type == Character.CONTROL
         || type == Character.FORMAT
         || type == Character.LINE_SEPARATOR
         || type == Character.PARAGRAPH_SEPARATOR
-        || type == Character.SURROGATE;
+        || type == Character.SURROGATE
+        || type == Character.PRIVATE_USE
+        || type == Character.UNASSIGNED
+        || (type == Character.SPACE_SEPARATOR && c != ' ')) {
+      return true;
+    }
+    for (int[] range : BLANK_LOOKING) {
+      if (c >= range[0] && c <= range[1]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The workspace-relative spelling of a resolved path, with '/'. */

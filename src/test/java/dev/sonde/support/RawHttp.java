@@ -52,6 +52,27 @@ public final class RawHttp implements AutoCloseable {
     }
   }
 
+  /** One answer on a connection kept open: its head and a body of the Content-Length it gives. */
+  public String readAnswer() throws IOException {
+    InputStream in = socket.getInputStream();
+    ByteArrayOutputStream head = new ByteArrayOutputStream();
+    while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        throw new IOException("closed before the answer's head ended: " + head);
+      }
+      head.write(b);
+    }
+    String text = head.toString(StandardCharsets.ISO_8859_1);
+    int length = 0;
+    for (String line : text.split("\r\n")) {
+      if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+        length = Integer.parseInt(line.substring(15).trim());
+      }
+    }
+    return text + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+  }
+
   /** Everything the server sends until it closes the connection. */
   public String readAll() throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -29,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -57,7 +58,12 @@ class ServerEdgesTest {
                 "server.headerTimeoutSeconds", "2",
                 "server.bodyTimeoutSeconds", "2",
                 "server.maxConnectionsPerPeer", "400"));
-    few = new InProcessSonde(Map.of("server.maxConnectionsPerPeer", "5", "mcp.maxSessions", "3"));
+    few =
+        new InProcessSonde(
+            Map.of(
+                "server.maxConnectionsPerPeer", "5",
+                "mcp.maxSessions", "3",
+                "server.maxBufferedBytes", "1048576"));
   }
 
   @AfterAll
@@ -155,9 +161,11 @@ class ServerEdgesTest {
       try (RawHttp sixth = new RawHttp(null, few.port())) {
         assertTrue(sixth.closedByServerWithin(30), "a sixth connection from one peer was kept");
       }
-      String fromAnotherPeer =
-          RawHttp.request("127.0.0.2", few.port(), "GET /api/jobs HTTP/1.1\r\n", "");
-      assertTrue(fromAnotherPeer.startsWith("HTTP/1.1 200"), fromAnotherPeer);
+      // every loopback address is one peer: a local process could send from any of 127/8
+      try (RawHttp fromAnotherLoopback = new RawHttp("127.0.0.2", few.port())) {
+        assertTrue(
+            fromAnotherLoopback.closedByServerWithin(30), "127.0.0.2 got a place of its own");
+      }
     } finally {
       for (RawHttp socket : held) {
         socket.close();
@@ -174,6 +182,132 @@ class ServerEdgesTest {
       }
     }
     assertTrue(again.startsWith("HTTP/1.1 200"), again);
+  }
+
+  @Test
+  void aSlowHeadAfterAFinishedAnswerIsClosedToo() throws Exception {
+    try (RawHttp keptAlive = new RawHttp(null, edges.port())) {
+      keptAlive.send("GET /api/jobs HTTP/1.1\r\nHost: 127.0.0.1:" + edges.port() + "\r\n\r\n");
+      assertTrue(keptAlive.readAnswer().startsWith("HTTP/1.1 200"));
+      keptAlive.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
+      assertTrue(keptAlive.closedByServerWithin(60), "the second head kept the connection");
+    }
+  }
+
+  @Test
+  void webSocketsGiveTheirPlaceBackWhenTheyClose() throws Exception {
+    try (InProcessSonde tight = new InProcessSonde(Map.of("server.maxConnectionsPerPeer", "5"))) {
+      for (int i = 0; i < 8; i++) {
+        try (WebSocketMcpClient client = new WebSocketMcpClient(tight.port())) {
+          assertNotNull(client.request(1, "ping", null));
+        }
+        // closes are counted as the server sees them: wait for each before the next
+        assertTrue(answersWithin(tight.port(), "GET /api/jobs HTTP/1.1\r\n", "", " 200 "));
+      }
+      // more sockets than the peer may hold have come and gone: it still gets in
+      assertTrue(answersWithin(tight.port(), "GET /api/jobs HTTP/1.1\r\n", "", " 200 "));
+    }
+  }
+
+  /** Whether a request gets an answer holding {@code expected} within 30 s of retries. */
+  static boolean answersWithin(int port, String head, String body, String expected) {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < until) {
+      try {
+        if (RawHttp.request(null, port, head, body)
+            .lines()
+            .findFirst()
+            .orElse("")
+            .contains(expected)) {
+          return true;
+        }
+      } catch (IOException e) {
+        // refused while the server still counts closed sockets: try again
+      }
+    }
+    return false;
+  }
+
+  @Test
+  void halfSentBodiesStopAtTheServersBufferBudget() throws Exception {
+    // few buffers 1 MiB in all: a second 700 KB body that has not ended is refused
+    String head =
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+            + few.port()
+            + "\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\n\r\n";
+    byte[] part = new byte[700_000];
+    Arrays.fill(part, (byte) ' ');
+    try (RawHttp first = new RawHttp(null, few.port());
+        RawHttp second = new RawHttp(null, few.port())) {
+      first.send(head).send(part);
+      // one event loop: once a later request is answered, the first's bytes are buffered
+      assertTrue(answersWithin(few.port(), "GET /api/jobs HTTP/1.1\r\n", "", " 200 "));
+      second.send(head).send(part);
+      String refused = second.readAll();
+      assertTrue(refused.startsWith("HTTP/1.1 503"), refused);
+      assertTrue(refused.contains("limit of unfinished requests"), refused);
+    }
+    // both gone, their budget is back: a small body is read again (and meets an unknown session)
+    assertTrue(
+        answersWithin(
+            few.port(),
+            "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nMcp-Session-Id: x\r\n",
+            ping(1).encode(),
+            " 404 "));
+  }
+
+  @Test
+  void aWebSocketMessageLeftUnfinishedIsClosedWith1008() throws Exception {
+    try (WebSocketMcpClient client = new WebSocketMcpClient(edges.port())) {
+      client.socket().sendText("{\"jsonrpc\":\"2.0\",", false).join();
+      assertEquals(1008, client.closeCode.get(60, TimeUnit.SECONDS));
+    }
+  }
+
+  @Test
+  void httpBodiesAreStrictUtf8AndTheirNumbersFinite() throws Exception {
+    HttpMcpClient client = new HttpMcpClient(edges.port());
+    client.initialize("2025-11-25");
+    byte[] overlongSlash = {(byte) 0xC0, (byte) 0xAF};
+    ByteArrayOutputStream overlong = new ByteArrayOutputStream();
+    overlong.write(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"get".getBytes(StandardCharsets.UTF_8));
+    overlong.write(overlongSlash);
+    overlong.write("version\"}".getBytes(StandardCharsets.UTF_8));
+    for (byte[] body :
+        List.of(
+            ping(1).encode().getBytes(StandardCharsets.UTF_16LE),
+            overlong.toByteArray(),
+            "{\"jsonrpc\":\"2.0\",\"id\":1e999999,\"method\":\"ping\"}"
+                .getBytes(StandardCharsets.UTF_8))) {
+      HttpResponse<String> answer =
+          send(client.post(ping(1)).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+      assertEquals(400, answer.statusCode(), answer.body());
+      assertEquals(-32700, new JsonObject(answer.body()).getJsonObject("error").getInteger("code"));
+    }
+  }
+
+  @Test
+  void aNavigationFromAnotherSiteCannotReachTheApiByAnotherSpellingOfItsPath() throws Exception {
+    for (String path : List.of("//api/jobs", "/%61pi/jobs", "/./api/jobs", "/x/../api/jobs")) {
+      String answer =
+          RawHttp.request(
+              null,
+              edges.port(),
+              "GET "
+                  + path
+                  + " HTTP/1.1\r\nSec-Fetch-Site: cross-site\r\nSec-Fetch-Mode: navigate\r\n"
+                  + "Sec-Fetch-Dest: document\r\n",
+              "");
+      assertTrue(answer.startsWith("HTTP/1.1 403"), path + ": " + answer);
+    }
+  }
+
+  @Test
+  void aHostSpelledTheOldWayBindsItsAddress() {
+    try (InProcessSonde shortHost = new InProcessSonde(Map.of("server.host", "127.1"))) {
+      assertTrue(answersWithin(shortHost.port(), "GET /api/jobs HTTP/1.1\r\n", "", " 200 "));
+    }
   }
 
   @Test

@@ -41,7 +41,7 @@ class WorkspaceTest {
     assertRefused("C:\\Windows\\x", "absolute");
     assertRefused("~/x", "absolute");
     assertRefused("GOLD/.sonde-tmp-123", "temporary");
-    assertRefused("a\u0000b", "control character");
+    assertRefused("a\u0000b", "U+0000");
     assertRefused(" ", "required");
     assertRefused("./", "not a file or folder inside");
   }
@@ -162,6 +162,20 @@ class WorkspaceTest {
     assertEquals(
         "caf\u00e9/ch\u00e4rt.json",
         workspace.relative(workspace.resolve("caf\u00e9/ch\u00e4rt.json")));
+  }
+
+  @Test
+  void blankLookingCharactersAreRefusedAndOneNameHasOneSpelling() {
+    // each draws as nothing or as a space that is not one, as an attacker found
+    for (String blank :
+        List.of(
+            "\u3164", "\uFFA0", "\u115F", "\u2800", "\u17B4", "\uFE0F", "\u034F", "\u00A0",
+            "\u3000", "\uE000", "\uFFFF")) {
+      assertRefused("a" + blank + "b.json", String.format("U+%04X", (int) blank.charAt(0)));
+    }
+    assertRefused("reports/\u0301x.json", "combining mark U+0301");
+    // composed and decomposed café are one folder, not two that look alike
+    assertEquals(workspace.resolve("caf\u00e9/x.json"), workspace.resolve("cafe\u0301/x.json"));
   }
 
   @Test
