@@ -17,10 +17,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What clients may hold open: connections per peer and in all, a deadline for each request head
- * (the first on a connection and every one after a finished answer), one for each request body, and
- * the bytes of bodies and WebSocket messages buffered at once. Sockets that send too little, too
- * slowly or too much cannot pile up; idle connections are closed by the server's idle timeout. One
- * instance is shared by every listener and the WebSocket transport.
+ * (the first on a connection within the head timeout, each after an answer within the idle timeout,
+ * however its bytes trickle in), one for each request body, and the bytes of bodies and WebSocket
+ * messages buffered at once. Sockets that send too little, too slowly or too much cannot pile up;
+ * idle connections are closed by the server's idle timeout. One instance is shared by every
+ * listener and the WebSocket transport.
  */
 public final class ConnectionLimits {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionLimits.class);
@@ -34,6 +35,7 @@ public final class ConnectionLimits {
   private final int maxConnections;
   private final long maxBuffered;
   private final long headerMillis;
+  private final long nextHeadMillis;
   private final long bodyMillis;
 
   /** One counted connection: its peer, its head deadline and the requests it is answering. */
@@ -58,6 +60,9 @@ public final class ConnectionLimits {
             ? server.maxBufferedBytes()
             : Runtime.getRuntime().maxMemory() / 4;
     this.headerMillis = server.headerTimeoutSeconds() * 1000L;
+    // a kept-alive connection may wait as long as the idle limit for its next request, but that
+    // head must be whole by then: bytes trickling in do not push the deadline back
+    this.nextHeadMillis = server.idleTimeoutSeconds() * 1000L;
     this.bodyMillis = server.bodyTimeoutSeconds() * 1000L;
   }
 
@@ -126,7 +131,7 @@ public final class ConnectionLimits {
       held.put(connection, state);
       // an upgraded WebSocket never fires this; the transport reports its close instead
       connection.closeHandler(v -> closed(connection));
-      armHead(connection, state);
+      armHead(connection, state, headerMillis);
     }
 
     /** The head has arrived; a body the request declares must follow within its deadline. */
@@ -143,7 +148,7 @@ public final class ConnectionLimits {
               .endHandler(
                   v -> {
                     if (--state.answering == 0 && held.containsKey(connection)) {
-                      armHead(connection, state);
+                      armHead(connection, state, nextHeadMillis);
                     }
                   });
         }
@@ -179,8 +184,8 @@ public final class ConnectionLimits {
     }
   }
 
-  private void armHead(HttpConnection connection, Held state) {
-    state.headTimer = state.vertx.setTimer(headerMillis, id -> connection.close());
+  private static void armHead(HttpConnection connection, Held state, long millis) {
+    state.headTimer = state.vertx.setTimer(millis, id -> connection.close());
   }
 
   private static void cancelHead(Held state) {

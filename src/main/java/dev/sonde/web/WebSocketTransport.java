@@ -168,7 +168,7 @@ public final class WebSocketTransport {
         return;
       }
       Buffer data = frame.binaryData();
-      if (frame.isFinal() && pending.length() == 0) {
+      if (frame.isFinal() && pending.length() == 0 && data.length() <= maxMessageBytes) {
         deliver(data.getBytes());
         return;
       }

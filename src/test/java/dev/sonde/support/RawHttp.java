@@ -73,6 +73,24 @@ public final class RawHttp implements AutoCloseable {
     return text + new String(in.readNBytes(length), StandardCharsets.UTF_8);
   }
 
+  /** What the server sends within {@code millis}, or until it closes the connection. */
+  public String readFor(int millis) throws IOException {
+    socket.setSoTimeout(millis);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buffer = new byte[8192];
+    try {
+      int n;
+      while ((n = socket.getInputStream().read(buffer)) >= 0) {
+        out.write(buffer, 0, n);
+      }
+    } catch (SocketTimeoutException e) {
+      // nothing more for now
+    } catch (IOException e) {
+      // reset by the server after its answer
+    }
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
   /** Everything the server sends until it closes the connection. */
   public String readAll() throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
