@@ -6,8 +6,11 @@ import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,16 +41,23 @@ public final class ConnectionLimits {
   private final long nextHeadMillis;
   private final long bodyMillis;
 
-  /** One counted connection: its peer, its head deadline and the requests it is answering. */
+  /**
+   * One counted connection: its peer, the listener it runs on, when its next head must be whole (-1
+   * while a request is being answered) and how many requests it is answering.
+   */
   private static final class Held {
     final String peer;
-    final Vertx vertx;
-    long headTimer = -1;
+    final Map<HttpConnection, Held> onItsLoop;
+    long headDeadline = -1;
     int answering;
 
-    Held(String peer, Vertx vertx) {
+    Held(String peer, Map<HttpConnection, Held> onItsLoop) {
       this.peer = peer;
-      this.vertx = vertx;
+      this.onItsLoop = onItsLoop;
+    }
+
+    void awaitHead(long millis) {
+      headDeadline = System.nanoTime() + millis * 1_000_000;
     }
   }
 
@@ -93,7 +103,7 @@ public final class ConnectionLimits {
     if (state != null) {
       openByPeer.computeIfPresent(state.peer, (k, count) -> count <= 1 ? null : count - 1);
       open.decrementAndGet();
-      cancelHead(state);
+      state.onItsLoop.remove(connection);
     }
   }
 
@@ -103,13 +113,17 @@ public final class ConnectionLimits {
   }
 
   final class OnLoop {
-    private final Vertx vertx;
-    // bodies still arriving, oldest first: one sweep a second, not a timer per request
+    // heads and bodies are checked by one sweep a second, not a timer per request
+    private final Map<HttpConnection, Held> connections = new HashMap<>();
     private final Map<HttpServerRequest, Long> awaitingBody = new LinkedHashMap<>();
 
     private OnLoop(Vertx vertx) {
-      this.vertx = vertx;
-      vertx.setPeriodic(Math.min(1000, bodyMillis), id -> closeLateBodies());
+      vertx.setPeriodic(
+          Math.min(1000, Math.min(headerMillis, bodyMillis)),
+          id -> {
+            closeLateHeads();
+            closeLateBodies();
+          });
     }
 
     void opened(HttpConnection connection) {
@@ -127,19 +141,20 @@ public final class ConnectionLimits {
         connection.close();
         return;
       }
-      Held state = new Held(peer, vertx);
+      Held state = new Held(peer, connections);
       held.put(connection, state);
+      connections.put(connection, state);
       // an upgraded WebSocket never fires this; the transport reports its close instead
       connection.closeHandler(v -> closed(connection));
-      armHead(connection, state, headerMillis);
+      state.awaitHead(headerMillis);
     }
 
     /** The head has arrived; a body the request declares must follow within its deadline. */
     void requestArrived(HttpServerRequest request) {
       HttpConnection connection = request.connection();
-      Held state = held.get(connection);
+      Held state = connections.get(connection);
       if (state != null) {
-        cancelHead(state);
+        state.headDeadline = -1;
         if (!request.canUpgradeToWebSocket()) {
           state.answering++;
           // once the last answer is out, the connection waits for a head again, with a deadline
@@ -147,8 +162,8 @@ public final class ConnectionLimits {
               .response()
               .endHandler(
                   v -> {
-                    if (--state.answering == 0 && held.containsKey(connection)) {
-                      armHead(connection, state, nextHeadMillis);
+                    if (--state.answering == 0) {
+                      state.awaitHead(nextHeadMillis);
                     }
                   });
         }
@@ -157,6 +172,18 @@ public final class ConnectionLimits {
         awaitingBody.put(request, System.nanoTime() + bodyMillis * 1_000_000);
         request.end().onComplete(v -> awaitingBody.remove(request));
       }
+    }
+
+    private void closeLateHeads() {
+      long now = System.nanoTime();
+      List<HttpConnection> late = new ArrayList<>();
+      connections.forEach(
+          (connection, state) -> {
+            if (state.headDeadline >= 0 && now - state.headDeadline > 0) {
+              late.add(connection);
+            }
+          });
+      late.forEach(HttpConnection::close);
     }
 
     private void closeLateBodies() {
@@ -181,17 +208,6 @@ public final class ConnectionLimits {
           request.connection().close();
         }
       }
-    }
-  }
-
-  private static void armHead(HttpConnection connection, Held state, long millis) {
-    state.headTimer = state.vertx.setTimer(millis, id -> connection.close());
-  }
-
-  private static void cancelHead(Held state) {
-    if (state.headTimer >= 0) {
-      state.vertx.cancelTimer(state.headTimer);
-      state.headTimer = -1;
     }
   }
 
