@@ -43,7 +43,18 @@ public final class WireJson {
 
   /** UTF-8 only, strictly: a body in another encoding or with overlong forms is refused. */
   public static JsonObject object(byte[] bytes) throws Invalid {
-    return object(utf8(bytes));
+    for (byte b : bytes) {
+      // beyond ASCII, or a NUL (how UTF-16 and UTF-32 look): decode strictly first
+      if (b <= 0) {
+        return object(utf8(bytes));
+      }
+    }
+    // plain ASCII is UTF-8 already, and the parser reads it fastest as bytes
+    try (JsonParser parser = FACTORY.createParser(bytes)) {
+      return whole(parser);
+    } catch (IOException e) {
+      throw invalid(e);
+    }
   }
 
   /** The text of strict UTF-8 bytes (no overlong forms, no encoded surrogates). */
