@@ -1,6 +1,7 @@
 // Headless Chromium on a page of another site attacking Sonde (issue 16): it may not frame the job
-// view, its image and fetch requests to the API are refused before any work, its WebSocket never
-// opens; a plain link to Sonde still works.
+// view, every answer it can see from Sonde (the frame's, the API fetch's) is a 403, its WebSocket
+// never opens; a plain link to Sonde still works. The image's answer is hidden by the browser;
+// ServerEdgesTest sends the same request with the browser's labels and checks the 403.
 // usage: node cross-site.mjs <port> <screenshot-dir>. Prints "N passed, M failed".
 import { checks, launchChromium } from './browser-checks.mjs';
 import assert from 'node:assert/strict';

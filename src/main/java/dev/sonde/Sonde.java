@@ -255,12 +255,15 @@ public final class Sonde {
     }
     Vertx vertx = Vertx.vertx(options);
     vertx.eventBus().registerDefaultCodec(ToolResult.class, new ToolResultCodec());
+    // resolved here, on the caller's thread: a name lookup must not block an event loop
+    ConfigLoader.Bind bind = ConfigLoader.bind(config.server().host());
     return DatabaseRegistry.open(vertx, config)
-        .compose(databases -> start(vertx, config, databases))
+        .compose(databases -> start(vertx, config, databases, bind))
         .recover(e -> vertx.close().compose(v -> Future.failedFuture(e)));
   }
 
-  private static Future<Sonde> start(Vertx vertx, SondeConfig config, DatabaseRegistry databases) {
+  private static Future<Sonde> start(
+      Vertx vertx, SondeConfig config, DatabaseRegistry databases, ConfigLoader.Bind bind) {
     Instant startedAt = Instant.now();
     JobRegistry jobs =
         new JobRegistry(
@@ -360,6 +363,7 @@ public final class Sonde {
                   startWeb(
                           vertx,
                           config,
+                          bind.address(),
                           server,
                           jobs,
                           new DashboardsApi(
@@ -382,7 +386,7 @@ public final class Sonde {
                 info.version(),
                 config.server().host(),
                 port.get());
-            if (!ConfigLoader.isLoopback(config.server().host())) {
+            if (!bind.loopback()) {
               LOG.warn(
                   "server.allowUnauthenticated: anyone who reaches {}:{} can call every tool on"
                       + " every connection and read the workspace; there is no authentication",
@@ -397,6 +401,7 @@ public final class Sonde {
   private static Future<Integer> startWeb(
       Vertx vertx,
       SondeConfig config,
+      String bindAddress,
       McpServer server,
       JobRegistry jobs,
       DashboardsApi dashboardsApi) {
@@ -421,7 +426,15 @@ public final class Sonde {
             () -> {
               WebServerVerticle verticle =
                   new WebServerVerticle(
-                      config, requested, guard, limits, http, webSocket, jobsApi, dashboardsApi);
+                      config,
+                      bindAddress,
+                      requested,
+                      guard,
+                      limits,
+                      http,
+                      webSocket,
+                      jobsApi,
+                      dashboardsApi);
               first.compareAndSet(null, verticle);
               return verticle;
             },

@@ -302,7 +302,7 @@ public final class ConfigLoader {
     }
     if (c.server().enabled()
         && !c.server().allowUnauthenticated()
-        && !isLoopback(c.server().host())) {
+        && !bind(c.server().host()).loopback()) {
       throw new ConfigException(
           "configuration key 'server.host' is "
               + c.server().host()
@@ -328,18 +328,23 @@ public final class ConfigLoader {
     }
   }
 
-  /** True for a loopback literal or a name that resolves only to loopback addresses. */
-  public static boolean isLoopback(String host) {
+  /**
+   * Where {@code server.host} binds: its first address as a literal (the JDK reads spellings such
+   * as {@code 127.1} that the server's own resolver does not) and whether all its addresses are
+   * loopback. It may look the name up: call it once, off any event loop.
+   */
+  public record Bind(String address, boolean loopback) {}
+
+  public static Bind bind(String host) {
     String bare =
         host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
     try {
       InetAddress[] addresses = InetAddress.getAllByName(bare);
+      boolean loopback = true;
       for (InetAddress address : addresses) {
-        if (!address.isLoopbackAddress()) {
-          return false;
-        }
+        loopback &= address.isLoopbackAddress();
       }
-      return addresses.length > 0;
+      return new Bind(addresses[0].getHostAddress(), loopback);
     } catch (UnknownHostException e) {
       throw new ConfigException(
           "configuration key 'server.host': " + host + " is not an address or a known host name");

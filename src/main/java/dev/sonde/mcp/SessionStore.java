@@ -22,9 +22,9 @@ public final class SessionStore {
   }
 
   /**
-   * A new session, or a JSON-RPC error when the node already holds as many as it may (the count is
-   * read without a lock: a burst may pass the cap by the number of event loops, never grow past
-   * it).
+   * A new session, or a JSON-RPC error when the node already holds as many as it may. The count is
+   * read without a lock, so sessions opened at the same instant on several event loops may pass the
+   * cap by one each.
    */
   public Session create(String transport) {
     if (sessions.size() >= maxSessions) {

@@ -174,7 +174,7 @@ public final class StreamableHttpTransport {
     boolean initialize = "initialize".equals(message.getValue("method"));
     if (initialize) {
       try {
-        session = openSession(peerOf(request));
+        session = openSession(addressOf(request));
       } catch (McpException e) {
         rpcError(response, 503, e.code(), e.getMessage());
         return;
@@ -223,7 +223,8 @@ public final class StreamableHttpTransport {
     return type.trim().equalsIgnoreCase("application/json");
   }
 
-  private static String peerOf(HttpServerRequest request) {
+  /** The exact address a request came from, the credential an HTTP session is bound to. */
+  private static String addressOf(HttpServerRequest request) {
     return request.remoteAddress() == null ? "" : request.remoteAddress().hostAddress();
   }
 
@@ -276,9 +277,9 @@ public final class StreamableHttpTransport {
     }
   }
 
-  private Session openSession(String peer) {
+  private Session openSession(String address) {
     Session session = server.openSession(TRANSPORT);
-    HttpSessionStreams state = new HttpSessionStreams(newStream("s", true), peer);
+    HttpSessionStreams state = new HttpSessionStreams(newStream("s", true), address);
     streams.put(session.id(), state);
     session.standalone(state.standalone::send);
     session.onClose(
@@ -312,7 +313,9 @@ public final class StreamableHttpTransport {
     }
     HttpSessionStreams state = streams.get(id);
     Session session =
-        state == null || !state.peer.equals(peerOf(request)) ? null : server.sessions().get(id);
+        state == null || !state.address.equals(addressOf(request))
+            ? null
+            : server.sessions().get(id);
     if (session == null) {
       rpcError(
           response,
@@ -339,7 +342,7 @@ public final class StreamableHttpTransport {
   /** The event streams of one session: its GET stream and its recent POST streams. */
   private static final class HttpSessionStreams {
     final SseStream standalone;
-    final String peer;
+    final String address;
     final AtomicLong counter = new AtomicLong();
     private final Map<String, SseStream> recent =
         new LinkedHashMap<>() {
@@ -349,9 +352,9 @@ public final class StreamableHttpTransport {
           }
         };
 
-    HttpSessionStreams(SseStream standalone, String peer) {
+    HttpSessionStreams(SseStream standalone, String address) {
       this.standalone = standalone;
-      this.peer = peer;
+      this.address = address;
     }
 
     synchronized SseStream find(String id) {

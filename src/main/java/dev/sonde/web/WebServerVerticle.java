@@ -10,8 +10,6 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.StaticHandler;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 
 /**
  * The HTTP listener: MCP over Streamable HTTP and WebSocket, the jobs API and the browser UI, every
@@ -29,6 +27,7 @@ public final class WebServerVerticle extends VerticleBase {
       HttpHeaders.createOptimized("X-Content-Type-Options");
 
   private final SondeConfig config;
+  private final String bindAddress;
   private final OriginGuard guard;
   private final ConnectionLimits limits;
   private final StreamableHttpTransport http;
@@ -40,6 +39,7 @@ public final class WebServerVerticle extends VerticleBase {
 
   public WebServerVerticle(
       SondeConfig config,
+      String bindAddress,
       int port,
       OriginGuard guard,
       ConnectionLimits limits,
@@ -48,6 +48,7 @@ public final class WebServerVerticle extends VerticleBase {
       JobsApi jobsApi,
       DashboardsApi dashboardsApi) {
     this.config = config;
+    this.bindAddress = bindAddress;
     this.port = port;
     this.guard = guard;
     this.limits = limits;
@@ -70,7 +71,7 @@ public final class WebServerVerticle extends VerticleBase {
     SondeConfig.ServerConfig server = config.server();
     HttpServerOptions options =
         new HttpServerOptions()
-            .setHost(boundAddress(server.host()))
+            .setHost(bindAddress)
             .setPort(port)
             .setIdleTimeout(server.idleTimeoutSeconds())
             // HTTP/1.1 only: with cleartext HTTP/2 on, a connection is only handed over (and so
@@ -106,18 +107,6 @@ public final class WebServerVerticle extends VerticleBase {
         // every interface
         .listen()
         .onSuccess(s -> this.server = s);
-  }
-
-  /**
-   * The literal address to bind: the JDK reads spellings such as {@code 127.1} that the server's
-   * own resolver does not, and validation has already resolved it this way.
-   */
-  private static String boundAddress(String host) {
-    try {
-      return InetAddress.getByName(host).getHostAddress();
-    } catch (UnknownHostException e) {
-      throw new IllegalArgumentException("server.host " + host + " does not resolve", e);
-    }
   }
 
   /** Every answer refuses to be framed or content-sniffed (the job view has a Cancel button). */

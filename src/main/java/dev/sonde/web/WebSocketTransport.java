@@ -168,7 +168,9 @@ public final class WebSocketTransport {
         return;
       }
       Buffer data = frame.binaryData();
-      if (frame.isFinal() && pending.length() == 0 && data.length() <= maxMessageBytes) {
+      // a whole message in one frame; a message begun in earlier frames (even empty ones) is
+      // finished below, where its deadline is cancelled
+      if (frame.isFinal() && !inText && data.length() <= maxMessageBytes) {
         deliver(data.getBytes());
         return;
       }
