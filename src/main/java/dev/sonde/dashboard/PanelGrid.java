@@ -29,11 +29,12 @@ final class PanelGrid {
   static PanelGrid of(JsonArray panels, String file) {
     PanelGrid grid = new PanelGrid();
     for (Object o : panels) {
-      JsonObject g = ((JsonObject) o).getJsonObject("grid");
-      int x = g.getInteger("x");
-      int y = g.getInteger("y");
-      int w = g.getInteger("w");
-      int h = g.getInteger("h");
+      Object saved = o instanceof JsonObject panel ? panel.getValue("grid") : null;
+      JsonObject g = saved instanceof JsonObject place ? place : new JsonObject();
+      int x = cell(g, "x");
+      int y = cell(g, "y");
+      int w = cell(g, "w");
+      int h = cell(g, "h");
       if (x < 0 || w < 1 || x + w > Dashboards.GRID_COLUMNS || y < 0 || h < 1 || y + h > MAX_ROWS) {
         throw new DashboardException(
             "'" + file + "' has a panel outside the grid (" + g.encode() + "); fix or remove it");
@@ -41,6 +42,11 @@ final class PanelGrid {
       grid.take(x, y, w, h);
     }
     return grid;
+  }
+
+  /** A whole-number grid field, or -1 (refused as outside the grid) when missing or not one. */
+  private static int cell(JsonObject grid, String field) {
+    return grid.getValue(field) instanceof Integer n ? n : -1;
   }
 
   /** The first free place of a {@code w} by {@code h} panel, now taken by it. */

@@ -81,7 +81,8 @@ public final class JobRegistry {
     }
   }
 
-  HostPaths hostPaths() {
+  /** This host's folders, to show as placeholders in anything a client reads. */
+  public HostPaths hostPaths() {
     return hostPaths;
   }
 

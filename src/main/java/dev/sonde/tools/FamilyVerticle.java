@@ -46,7 +46,7 @@ public abstract class FamilyVerticle extends VerticleBase {
     this.family = family;
     this.services = services;
     tools.forEach(t -> this.tools.put(t.spec().name(), t));
-    this.hostPaths = HostPaths.of(services.config().data().dir());
+    this.hostPaths = services.jobs().hostPaths();
   }
 
   public String family() {

@@ -270,10 +270,6 @@ public final class Workspace {
         });
   }
 
-  public boolean exists(String relative) {
-    return Files.isRegularFile(resolve(relative));
-  }
-
   /** A file's content; this is what every reader of the workspace, the web viewer's too, uses. */
   public byte[] read(String relative) throws IOException {
     return readFile(resolve(relative), relative);

@@ -76,6 +76,22 @@ class PanelGridTest {
     assertTrue(e.getMessage().contains("'big.dsh' has a panel outside the grid"), e.getMessage());
   }
 
+  @Test
+  void aSavedPlaceThatIsMissingOrNotNumbersIsRefusedTooNotAnInternalError() {
+    for (Object grid :
+        new Object[] {
+          null,
+          "0,0",
+          new JsonObject().put("x", "1").put("y", 0).put("w", 6).put("h", 8),
+          new JsonObject().put("y", 0).put("w", 6).put("h", 8)
+        }) {
+      JsonArray panels = new JsonArray().add(new JsonObject().put("grid", grid));
+      DashboardException e =
+          assertThrows(DashboardException.class, () -> PanelGrid.of(panels, "odd.dsh"));
+      assertTrue(e.getMessage().contains("outside the grid"), e.getMessage());
+    }
+  }
+
   /** The placement Sonde had before: every row, every column, checked against every panel. */
   private static void fullScan(JsonArray panels, JsonObject panel) {
     String type = panel.getString("type");
