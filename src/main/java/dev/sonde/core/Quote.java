@@ -8,7 +8,8 @@ public final class Quote {
   /** The characters of a quoted value kept before the ellipsis. */
   public static final int MAX_QUOTED = 80;
 
-  private static final String ELLIPSIS = "…";
+  /** What marks a cut, in quotes, truncated values and plans alike. */
+  public static final String ELLIPSIS = "…";
 
   private Quote() {}
 
@@ -21,6 +22,9 @@ public final class Quote {
   public static String cut(String text, int max) {
     if (text == null || text.length() <= max) {
       return String.valueOf(text);
+    }
+    if (max <= 0) {
+      return ELLIPSIS;
     }
     // never split a surrogate pair: half a character is not text
     int end = Character.isHighSurrogate(text.charAt(max - 1)) ? max - 1 : max;

@@ -163,7 +163,13 @@ public final class Dashboards {
   public Future<JsonObject> addPanel(
       Workspace ws, String name, JsonObject spec, String connection, ZoneId zone) {
     return read(ws, name)
-        .compose(board -> panel(ws, spec, connection, zone, board.getJsonObject("timeRange")))
+        .compose(
+            board -> {
+              // a full board is refused before its chart is compiled; the check under the lock
+              // below is the one that holds against parallel adds
+              refuseBeyondLimit(board.getJsonArray("panels").size() + 1);
+              return panel(ws, spec, connection, zone, board.getJsonObject("timeRange"));
+            })
         .compose(
             p ->
                 edit(

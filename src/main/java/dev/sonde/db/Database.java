@@ -1,6 +1,7 @@
 package dev.sonde.db;
 
 import dev.sonde.config.SondeConfig.ConnectionConfig;
+import dev.sonde.core.Quote;
 import dev.sonde.db.guard.SqlGuard;
 import dev.sonde.db.guard.VerdictCache;
 import io.vertx.core.Future;
@@ -299,11 +300,7 @@ public final class Database {
           }
           boolean truncated = plan.length() > config.maxChars();
           return new JsonObject()
-              .put(
-                  "plan",
-                  truncated
-                      ? plan.substring(0, config.maxChars()) + ResultShaper.ELLIPSIS
-                      : plan.toString())
+              .put("plan", Quote.cut(plan.toString(), config.maxChars()))
               .put("analyze", analyze)
               .put("truncated", truncated);
         });

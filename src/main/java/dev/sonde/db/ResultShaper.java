@@ -1,5 +1,6 @@
 package dev.sonde.db;
 
+import dev.sonde.core.Quote;
 import io.vertx.core.json.JsonArray;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +11,6 @@ import java.util.List;
  * (values that fit stay, the first that overflows ends with an ellipsis, the rest become one).
  */
 final class ResultShaper {
-  static final String ELLIPSIS = "…";
 
   /** The rows kept and whether anything was left out. */
   record Shaped(List<JsonArray> rows, boolean truncated) {}
@@ -51,7 +51,7 @@ final class ResultShaper {
     boolean overflowed = false;
     for (Object value : row) {
       if (overflowed) {
-        out.add(ELLIPSIS);
+        out.add(Quote.ELLIPSIS);
         continue;
       }
       int size = value == null ? 0 : String.valueOf(value).length();
@@ -59,7 +59,7 @@ final class ResultShaper {
         out.add(value);
         left -= size;
       } else {
-        out.add(String.valueOf(value).substring(0, Math.max(0, left)) + ELLIPSIS);
+        out.add(Quote.cut(String.valueOf(value), Math.max(0, left)));
         overflowed = true;
       }
     }

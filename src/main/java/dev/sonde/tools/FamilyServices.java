@@ -34,42 +34,49 @@ public record FamilyServices(
    * refuses is the caller's error.
    */
   public void saveText(String account, String path, String text) {
-    try {
-      workspaces.of(account).write(path, text.getBytes(StandardCharsets.UTF_8));
-    } catch (WorkspaceException e) {
-      throw new ToolException(e.getMessage());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    inWorkspace(() -> workspaces.of(account).write(path, text.getBytes(StandardCharsets.UTF_8)));
   }
 
   /**
    * Saves a new report in the account's {@code reports/} folder under a name no other report
-   * shares: {@code words} say what it is (cut to file-name characters), then the time to the
-   * millisecond in {@code zone} and a random suffix keep reports saved in one instant apart. It
-   * never replaces a file. The workspace path.
+   * shares: {@code words} say what it is (cut to file-name characters), then {@code savedAt} (the
+   * time the report shows) to the millisecond in {@code zone} and a random suffix keep reports
+   * saved in one instant apart. It never replaces a file. The workspace path.
    */
-  public String saveNewReport(String account, List<String> words, ZoneId zone, String html) {
+  public String saveNewReport(
+      String account, List<String> words, Instant savedAt, ZoneId zone, String html) {
     StringBuilder name = new StringBuilder("reports/");
     for (String word : words) {
       String cut = word.replaceAll("[^A-Za-z0-9._-]", "_");
       name.append(cut, 0, Math.min(cut.length(), 60)).append('-');
     }
-    name.append(REPORT_STAMP.withZone(zone).format(Instant.now()))
+    name.append(REPORT_STAMP.withZone(zone).format(savedAt))
         .append('-')
         .append(String.format("%06x", ThreadLocalRandom.current().nextInt(1 << 24)))
         .append(".html");
     String path = name.toString();
+    inWorkspace(
+        () -> {
+          if (!workspaces.of(account).createNew(path, html.getBytes(StandardCharsets.UTF_8))) {
+            throw new ToolException(path + " already exists and was kept; call again to save anew");
+          }
+        });
+    return path;
+  }
+
+  private interface WorkspaceWrite {
+    void run() throws IOException;
+  }
+
+  /** A refused path is the caller's error; a failing disk is not. */
+  private static void inWorkspace(WorkspaceWrite write) {
     try {
-      if (!workspaces.of(account).createNew(path, html.getBytes(StandardCharsets.UTF_8))) {
-        throw new ToolException(path + " already exists and was kept; call again to save anew");
-      }
+      write.run();
     } catch (WorkspaceException e) {
       throw new ToolException(e.getMessage());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return path;
   }
 
   /**

@@ -146,6 +146,7 @@ final class ForecastTableTool implements Tool {
         services.saveNewReport(
             ctx.account(),
             List.of(outcome.table(), "forecast"),
+            now,
             zone,
             ForecastReport.render(outcome, now));
     JsonObject answer = answer(outcome, services.webLink(path, "/workspace/" + path));

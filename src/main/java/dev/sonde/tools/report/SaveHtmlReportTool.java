@@ -193,6 +193,7 @@ final class SaveHtmlReportTool implements Tool {
         services.saveNewReport(
             ctx.account(),
             List.of(prepared.table(), String.join("_", prepared.tags()), prepared.template().id()),
+            now,
             zone,
             html);
     return Future.succeededFuture(
