@@ -38,7 +38,6 @@ public abstract class FamilyVerticle extends VerticleBase {
   private final String family;
   private final Map<String, Tool> tools = new LinkedHashMap<>();
   private final Map<String, ToolContext> running = new ConcurrentHashMap<>();
-  private final HostPaths hostPaths;
   private WorkerExecutor workers;
   private WorkerExecutor jobWorkers;
 
@@ -46,7 +45,6 @@ public abstract class FamilyVerticle extends VerticleBase {
     this.family = family;
     this.services = services;
     tools.forEach(t -> this.tools.put(t.spec().name(), t));
-    this.hostPaths = services.jobs().hostPaths();
   }
 
   public String family() {
@@ -173,6 +171,7 @@ public abstract class FamilyVerticle extends VerticleBase {
     if (result.content() == null) {
       return result;
     }
+    HostPaths hostPaths = services.jobs().hostPaths();
     JsonArray content = result.content();
     for (int i = 0; i < content.size(); i++) {
       // only text is searched: a folder's spelling inside an image's base64 is a coincidence
