@@ -43,11 +43,9 @@ public final class WireJson {
 
   /** UTF-8 only, strictly: a body in another encoding or with overlong forms is refused. */
   public static JsonObject object(byte[] bytes) throws Invalid {
-    for (byte b : bytes) {
-      // beyond ASCII, or a NUL (how UTF-16 and UTF-32 look): decode strictly first
-      if (b <= 0) {
-        return object(utf8(bytes));
-      }
+    // beyond ASCII, or a NUL (how UTF-16 and UTF-32 look): decode strictly first
+    if (!isPlainAscii(bytes)) {
+      return object(utf8(bytes));
     }
     // plain ASCII is UTF-8 already, and the parser reads it fastest as bytes
     try (JsonParser parser = FACTORY.createParser(bytes)) {
@@ -59,6 +57,10 @@ public final class WireJson {
 
   /** The text of strict UTF-8 bytes (no overlong forms, no encoded surrogates). */
   public static String utf8(byte[] bytes) throws Invalid {
+    if (isPlainAscii(bytes)) {
+      // every byte is its own character: no decoder needed
+      return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
     try {
       return StandardCharsets.UTF_8
           .newDecoder()
@@ -69,6 +71,15 @@ public final class WireJson {
     } catch (CharacterCodingException e) {
       throw new Invalid("the message is not valid UTF-8; send JSON encoded as UTF-8");
     }
+  }
+
+  private static boolean isPlainAscii(byte[] bytes) {
+    for (byte b : bytes) {
+      if (b <= 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   public static JsonObject object(String text) throws Invalid {

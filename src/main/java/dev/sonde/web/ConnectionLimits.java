@@ -8,8 +8,6 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,22 +40,25 @@ public final class ConnectionLimits {
   private final long bodyMillis;
 
   /**
-   * One counted connection: its peer, the listener it runs on, when its next head must be whole (-1
-   * while a request is being answered) and how many requests it is answering.
+   * One counted connection: its peer, the listener it runs on, the request it is answering (null
+   * while it waits for a head), when that request's body must be whole, and when its next head must
+   * be whole (-1 while a request is being answered).
    */
   private static final class Held {
     final String peer;
     final Map<HttpConnection, Held> onItsLoop;
+    HttpServerRequest current;
+    long bodyDeadline;
     long headDeadline = -1;
-    int answering;
 
     Held(String peer, Map<HttpConnection, Held> onItsLoop) {
       this.peer = peer;
       this.onItsLoop = onItsLoop;
     }
 
-    void awaitHead(long millis) {
-      headDeadline = System.nanoTime() + millis * 1_000_000;
+    void awaitHead(long now, long millis) {
+      current = null;
+      headDeadline = now + millis * 1_000_000;
     }
   }
 
@@ -113,17 +114,12 @@ public final class ConnectionLimits {
   }
 
   final class OnLoop {
-    // heads and bodies are checked by one sweep a second, not a timer per request
+    // heads and bodies are checked by one sweep a second, not a timer or handler per request: the
+    // hot path only notes the request
     private final Map<HttpConnection, Held> connections = new HashMap<>();
-    private final Map<HttpServerRequest, Long> awaitingBody = new LinkedHashMap<>();
 
     private OnLoop(Vertx vertx) {
-      vertx.setPeriodic(
-          Math.min(1000, Math.min(headerMillis, bodyMillis)),
-          id -> {
-            closeLateHeads();
-            closeLateBodies();
-          });
+      vertx.setPeriodic(Math.min(1000, Math.min(headerMillis, bodyMillis)), id -> sweep());
     }
 
     void opened(HttpConnection connection) {
@@ -146,67 +142,60 @@ public final class ConnectionLimits {
       connections.put(connection, state);
       // an upgraded WebSocket never fires this; the transport reports its close instead
       connection.closeHandler(v -> closed(connection));
-      state.awaitHead(headerMillis);
+      state.awaitHead(System.nanoTime(), headerMillis);
     }
 
-    /** The head has arrived; a body the request declares must follow within its deadline. */
+    /**
+     * The head has arrived; a body the request declares must follow within its deadline, and once
+     * its answer is out the connection waits for a head again. A WebSocket upgrade is the
+     * transport's to time.
+     */
     void requestArrived(HttpServerRequest request) {
-      HttpConnection connection = request.connection();
-      Held state = connections.get(connection);
+      Held state = connections.get(request.connection());
       if (state != null) {
         state.headDeadline = -1;
         if (!request.canUpgradeToWebSocket()) {
-          state.answering++;
-          // once the last answer is out, the connection waits for a head again, with a deadline
-          request
-              .response()
-              .endHandler(
-                  v -> {
-                    if (--state.answering == 0) {
-                      state.awaitHead(nextHeadMillis);
-                    }
-                  });
+          // pipelined requests are answered in order: the last one's end is the connection's
+          state.current = request;
+          state.bodyDeadline = System.nanoTime() + bodyMillis * 1_000_000;
         }
-      }
-      if (!request.isEnded() && declaresBody(request)) {
-        awaitingBody.put(request, System.nanoTime() + bodyMillis * 1_000_000);
-        request.end().onComplete(v -> awaitingBody.remove(request));
       }
     }
 
-    private void closeLateHeads() {
+    /**
+     * Closes connections whose head or body is late; a connection whose answer went out since the
+     * last sweep starts waiting for its next head (its deadline up to one sweep late).
+     */
+    private void sweep() {
       long now = System.nanoTime();
       List<HttpConnection> late = new ArrayList<>();
       connections.forEach(
           (connection, state) -> {
-            if (state.headDeadline >= 0 && now - state.headDeadline > 0) {
-              late.add(connection);
+            HttpServerRequest request = state.current;
+            if (request == null) {
+              if (state.headDeadline >= 0 && now - state.headDeadline > 0) {
+                late.add(connection);
+              }
+            } else if (!request.isEnded()) {
+              if (now - state.bodyDeadline > 0) {
+                bodyTooLate(request);
+                late.add(connection);
+              }
+            } else if (request.response().ended()) {
+              state.awaitHead(now, nextHeadMillis);
             }
           });
       late.forEach(HttpConnection::close);
     }
 
-    private void closeLateBodies() {
-      long now = System.nanoTime();
-      Iterator<Map.Entry<HttpServerRequest, Long>> oldestFirst = awaitingBody.entrySet().iterator();
-      while (oldestFirst.hasNext()) {
-        Map.Entry<HttpServerRequest, Long> entry = oldestFirst.next();
-        if (entry.getValue() - now > 0) {
-          return;
-        }
-        oldestFirst.remove();
-        HttpServerRequest request = entry.getKey();
-        if (!request.isEnded()) {
-          if (!request.response().headWritten()) {
-            request
-                .response()
-                .setStatusCode(408)
-                .putHeader(HttpHeaders.CONNECTION, "close")
-                .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8")
-                .end("the request body did not arrive in time");
-          }
-          request.connection().close();
-        }
+    private void bodyTooLate(HttpServerRequest request) {
+      if (!request.response().headWritten()) {
+        request
+            .response()
+            .setStatusCode(408)
+            .putHeader(HttpHeaders.CONNECTION, "close")
+            .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8")
+            .end("the request body did not arrive in time");
       }
     }
   }
@@ -218,12 +207,6 @@ public final class ConnectionLimits {
     if (now - last > 60_000 && lastWarning.compareAndSet(last, now)) {
       LOG.warn(message, detail);
     }
-  }
-
-  private static boolean declaresBody(HttpServerRequest request) {
-    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-    return (length != null && !length.trim().equals("0"))
-        || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
   }
 
   /**

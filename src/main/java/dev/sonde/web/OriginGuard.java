@@ -1,5 +1,6 @@
 package dev.sonde.web;
 
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.HostAndPort;
 import java.net.URI;
@@ -16,6 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * the API or MCP, which start work, nor embed anything.
  */
 public final class OriginGuard {
+  private static final CharSequence FETCH_SITE = HttpHeaders.createOptimized("Sec-Fetch-Site");
+  private static final CharSequence FETCH_MODE = HttpHeaders.createOptimized("Sec-Fetch-Mode");
+  private static final CharSequence FETCH_DEST = HttpHeaders.createOptimized("Sec-Fetch-Dest");
   private static final List<String> LOOPBACK = List.of("localhost", "127.0.0.1", "[::1]");
   private final Set<String> hosts = ConcurrentHashMap.newKeySet();
   private final Set<String> origins = ConcurrentHashMap.newKeySet();
@@ -54,7 +58,7 @@ public final class OriginGuard {
     if (!hosts.contains(authority.port() < 0 ? host : host + ":" + authority.port())) {
       return false;
     }
-    String origin = request.getHeader("Origin");
+    String origin = request.getHeader(HttpHeaders.ORIGIN);
     if (origin != null && !origins.contains(origin.toLowerCase(Locale.ROOT))) {
       return false;
     }
@@ -63,7 +67,7 @@ public final class OriginGuard {
 
   /** Browsers label each request; a missing label is a client that is not a browser. */
   private static boolean fromAnotherSite(HttpServerRequest request) {
-    String site = request.getHeader("Sec-Fetch-Site");
+    String site = request.getHeader(FETCH_SITE);
     return site != null && !site.equalsIgnoreCase("same-origin") && !site.equalsIgnoreCase("none");
   }
 
@@ -74,8 +78,8 @@ public final class OriginGuard {
    */
   private static boolean isNavigation(HttpServerRequest request) {
     String path = request.path();
-    return "navigate".equalsIgnoreCase(request.getHeader("Sec-Fetch-Mode"))
-        && "document".equalsIgnoreCase(request.getHeader("Sec-Fetch-Dest"))
+    return "navigate".equalsIgnoreCase(request.getHeader(FETCH_MODE))
+        && "document".equalsIgnoreCase(request.getHeader(FETCH_DEST))
         && "GET".equals(request.method().name())
         && path.startsWith("/")
         && !path.contains("//")
