@@ -14,3 +14,23 @@ wrk_summary() {
     /Requests\/sec/ { rps = $2 } $1 == "50%" { p50 = ms($2) } $1 == "99%" { p99 = ms($2) } /Non-2xx/ { err += $NF }
     END { printf "| %d | %s | %.0f | %.3f | %.3f | %d |\n", c, label, rps, p50, p99, err }'
 }
+
+# A throwaway PostgreSQL 15 (Debian's) in $1 on port $2, with Chinook loaded into database chinook;
+# postgres_stop $1 ends it. Installs postgresql-15 and wrk when run as root and they are missing.
+pgbin=/usr/lib/postgresql/15/bin
+postgres_start() {
+  local dir=$1 port=$2
+  if [ ! -x "$pgbin/pgbench" ] || ! command -v wrk >/dev/null; then
+    [ "$(id -u)" -eq 0 ] || { echo "bench: needs postgresql-15 and wrk (sudo apt-get install -y postgresql-15 wrk)" >&2; exit 1; }
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15 wrk >/dev/null
+  fi
+  chown postgres "$dir"
+  as_postgres "$pgbin/initdb" -D "$dir/data" -A trust -U postgres >/dev/null
+  as_postgres "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/pg.log" -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c shared_buffers=256MB" start >/dev/null
+  pg_port=$port
+  psql -d postgres -c "CREATE DATABASE chinook"
+  sed '1,/\\c chinook;/d' ../shared/datasets/chinook/Chinook_PostgreSql.sql | psql -d chinook >/dev/null
+}
+postgres_stop() { as_postgres "$pgbin/pg_ctl" -D "$1/data" stop -m fast >/dev/null 2>&1 || true; }
+as_postgres() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+psql() { "$pgbin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -v ON_ERROR_STOP=1 -q "$@"; }
