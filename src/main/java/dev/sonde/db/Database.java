@@ -379,7 +379,11 @@ public final class Database {
     return workers.executeBlocking(
         () -> {
           String statement =
-              SqlGuard.checkWrite(sql, dialect.guardProfile(), config.maxSqlLength());
+              SqlGuard.checkWrite(
+                  sql,
+                  dialect.guardProfile(),
+                  config.maxSqlLength(),
+                  called -> functions(null, called).refusal(called));
           Connection c = source.borrow();
           boolean discard = false;
           try (Statement st = c.createStatement()) {

@@ -467,6 +467,12 @@ class PostgresTest {
             .getInteger(0));
     String refusal = refused("execute_query", sql("pgwrite", "DELETE FROM notes"));
     assertTrue(refusal.contains("execute_write"), refusal);
+    // a write's functions are judged by the catalogue too
+    String volatileCall =
+        refused(
+            "execute_write",
+            sql("pgwrite", "INSERT INTO notes (body) SELECT pg_stat_reset()::text"));
+    assertTrue(volatileCall.contains("pg_stat_reset() is not allowed"), volatileCall);
   }
 
   @Test

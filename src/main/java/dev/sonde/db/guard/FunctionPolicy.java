@@ -157,6 +157,7 @@ public final class FunctionPolicy implements FunctionJudge {
           "xpath",
           "xpath_exists",
           "xmlexists",
+          "xmltable",
           "query",
           "query_table",
           "json_execute_serialized_sql");

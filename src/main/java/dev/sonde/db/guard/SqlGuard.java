@@ -107,9 +107,10 @@ public final class SqlGuard {
    * Returns the one statement to run as a write (INSERT, UPDATE, DELETE, MERGE), or throws a {@link
    * DatabaseException} saying what was refused.
    */
-  public static String checkWrite(String sql, Profile profile, int maxLength) {
+  public static String checkWrite(
+      String sql, Profile profile, int maxLength, FunctionJudge functions) {
     try {
-      SqlLexer.Scan scan = lex(sql, profile, maxLength, FunctionPolicy.fixed(profile.denylist()));
+      SqlLexer.Scan scan = lex(sql, profile, maxLength, functions);
       Statement parsed;
       try {
         parsed = parse(scan.neutral().get(0));
