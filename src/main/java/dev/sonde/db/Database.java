@@ -2,6 +2,7 @@ package dev.sonde.db;
 
 import dev.sonde.config.SondeConfig.ConnectionConfig;
 import dev.sonde.core.Quote;
+import dev.sonde.db.guard.FunctionPolicy;
 import dev.sonde.db.guard.SqlGuard;
 import dev.sonde.db.guard.VerdictCache;
 import io.vertx.core.Future;
@@ -35,6 +36,9 @@ public final class Database {
   private final Vertx vertx;
   private final SqlGuard.Mode guardMode;
   private final VerdictCache acceptedReads = new VerdictCache();
+  private volatile FunctionPolicy functions;
+  private volatile long functionsReadAt;
+  private static final long CATALOGUE_REREAD_MILLIS = 5_000;
   private final ReactivePostgres reactive;
 
   /** {@code reactive}, when given, runs the connection's queries; the rest goes through JDBC. */
@@ -240,17 +244,69 @@ public final class Database {
         name + ": the statement returned no rows to show; execute_query runs queries");
   }
 
-  /** The one statement {@code sql} may run as a read here, or a refusal saying why not. */
+  /**
+   * The one statement {@code sql} may run as a read here, or a refusal saying why not. A text that
+   * calls a name the function catalogue does not list is not kept as accepted: it must be judged
+   * again once the catalogue is read again.
+   */
   private String checkRead(String sql, Connection c) {
-    return acceptedReads.check(
-        sql,
-        () ->
-            SqlGuard.checkRead(
-                sql,
-                dialect.guardProfile(),
-                guardMode,
-                config.maxSqlLength(),
-                dialect.engineParser(c)));
+    String accepted = acceptedReads.accepted(sql);
+    if (accepted != null) {
+      return accepted;
+    }
+    boolean[] unknownName = {false};
+    String statement =
+        SqlGuard.checkRead(
+            sql,
+            dialect.guardProfile(),
+            guardMode,
+            config.maxSqlLength(),
+            dialect.engineParser(c),
+            called -> {
+              FunctionPolicy policy = functions(c, called);
+              unknownName[0] |= !policy.knows(called);
+              return policy.refusal(called);
+            });
+    if (!unknownName[0]) {
+      acceptedReads.keep(sql, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * The function policy from the engine's catalogue, read on first use (on {@code c}, or a borrowed
+   * connection when the guard runs without one) and read again, at most every {@link
+   * #CATALOGUE_REREAD_MILLIS}, when a read calls a name it does not list: a function created since
+   * is judged once the catalogue is read again. Until then an unknown name passes to the engine,
+   * which refuses names that do not exist; most are keywords the lexer took for calls (IN, USING).
+   */
+  private FunctionPolicy functions(Connection c, String calledName) {
+    FunctionPolicy known = functions;
+    if (known != null
+        && (known.knows(calledName)
+            || System.nanoTime() - functionsReadAt < CATALOGUE_REREAD_MILLIS * 1_000_000)) {
+      return known;
+    }
+    synchronized (this) {
+      if (functions == null || !functions.knows(calledName)) {
+        try {
+          if (c != null) {
+            functions = dialect.functionPolicy(c);
+          } else {
+            try (Connection borrowed = source.borrow()) {
+              functions = dialect.functionPolicy(borrowed);
+            }
+          }
+          functionsReadAt = System.nanoTime();
+        } catch (SQLException e) {
+          throw new DatabaseException(
+              name
+                  + ": the guard could not read the engine's function catalogue: "
+                  + dialect.errorText(e));
+        }
+      }
+      return functions;
+    }
   }
 
   /**
@@ -323,7 +379,11 @@ public final class Database {
     return workers.executeBlocking(
         () -> {
           String statement =
-              SqlGuard.checkWrite(sql, dialect.guardProfile(), config.maxSqlLength());
+              SqlGuard.checkWrite(
+                  sql,
+                  dialect.guardProfile(),
+                  config.maxSqlLength(),
+                  called -> functions(null, called).refusal(called));
           Connection c = source.borrow();
           boolean discard = false;
           try (Statement st = c.createStatement()) {

@@ -1,5 +1,6 @@
 package dev.sonde.db;
 
+import dev.sonde.db.guard.FunctionPolicy;
 import dev.sonde.db.guard.SqlGuard;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -58,6 +59,14 @@ public abstract class Dialect {
    */
   public boolean isStalePlan(String sqlState) {
     return false;
+  }
+
+  /**
+   * Which functions a read may call here, from the engine's catalogue where it says what each
+   * function does; the fixed denylist alone otherwise.
+   */
+  public FunctionPolicy functionPolicy(Connection connection) throws SQLException {
+    return FunctionPolicy.fixed(guardProfile().denylist());
   }
 
   /** The engine's own parser, when it offers one for SELECT statements; null otherwise. */

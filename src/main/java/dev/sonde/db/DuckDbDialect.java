@@ -1,5 +1,6 @@
 package dev.sonde.db;
 
+import dev.sonde.db.guard.FunctionPolicy;
 import dev.sonde.db.guard.SqlGuard;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -29,6 +30,12 @@ final class DuckDbDialect extends Dialect {
   @Override
   public boolean enforcesReadOnly() {
     return true;
+  }
+
+  /** Judged by {@code duckdb_functions()}: volatility, side effects, table functions. */
+  @Override
+  public FunctionPolicy functionPolicy(Connection connection) throws SQLException {
+    return FunctionPolicy.duckdb(guardProfile().denylist(), connection);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.sonde.db;
 
+import dev.sonde.db.guard.FunctionPolicy;
 import dev.sonde.db.guard.SqlGuard;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -50,6 +51,12 @@ final class PostgresDialect extends Dialect {
         "-c statement_timeout=" + serverTimeoutMillis(timeoutSeconds),
         "readOnlyMode",
         "transaction");
+  }
+
+  /** Judged by {@code pg_proc}: volatility and whether a function runs as its owner. */
+  @Override
+  public FunctionPolicy functionPolicy(Connection connection) throws SQLException {
+    return FunctionPolicy.postgres(guardProfile().denylist(), connection);
   }
 
   /** The SQLSTATE of "cached plan must not change result type", after a column was added. */

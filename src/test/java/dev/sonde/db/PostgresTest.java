@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -204,6 +205,64 @@ class PostgresTest {
             .getJsonArray("rows")
             .getJsonArray(0)
             .getInteger(0));
+  }
+
+  /**
+   * Functions are judged by pg_proc, not by a list of spellings (issue 17): volatile ones nobody
+   * reviewed, ones that run SQL given as text, and SECURITY DEFINER ones are refused by name; a
+   * function created later is judged once the guard reads the catalogue again.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg"})
+  void functionsAreJudgedByWhatTheCatalogueSaysTheyDo(String connection) throws Exception {
+    for (String[] refusedCall :
+        new String[][] {
+          {"SELECT pg_stat_reset()", "pg_stat_reset() is not allowed: the database marks it"},
+          {"SELECT pg_stat_reset_shared('bgwriter')", "pg_stat_reset_shared() is not allowed"},
+          {"SELECT pg_log_backend_memory_contexts(pg_backend_pid())", "volatile"},
+          {"SELECT * FROM pg_ls_logicalsnapdir()", "pg_ls_logicalsnapdir() is not allowed"},
+          {"SELECT * FROM pg_ls_replslotdir('x')", "pg_ls_replslotdir() is not allowed"},
+          {"SELECT pg_create_physical_replication_slot('s')", "volatile"},
+          {"SELECT pg_drop_replication_slot('s')", "volatile"},
+          {"SELECT * FROM ts_stat('SELECT to_tsvector(name) FROM genre')", "given as text"},
+          {"SELECT ts_rewrite('a'::tsquery, 'SELECT ''a''::tsquery, ''b''::tsquery')", "text"},
+          {"SELECT query_to_xml('SELECT 1', true, true, '')", "runs SQL"},
+          {"SELECT \"PG_READ_FILE\"('/etc/hostname')", "pg_read_file() is not allowed"},
+          {"SELECT setseed(0.5)", "setseed() is not allowed"}
+        }) {
+      String refusal = refused("execute_query", sql(connection, refusedCall[0]));
+      assertTrue(refusal.contains(refusedCall[1]), refusedCall[0] + " -> " + refusal);
+    }
+    // volatile, but reviewed: they only read or draw random numbers
+    ok(
+        "execute_query",
+        sql(
+            connection,
+            "SELECT random() < 2 AS r, clock_timestamp() IS NOT NULL AS t,"
+                + " pg_total_relation_size('track') > 0 AS s, gen_random_uuid() IS NOT NULL AS u"));
+    ok(
+        "execute_query",
+        sql(connection, "SELECT count(*) FROM track TABLESAMPLE SYSTEM (50) REPEATABLE (1)"));
+    // created after the guard first read the catalogue: judged once it is read again
+    try (Connection db = DriverManager.getConnection(url);
+        Statement st = db.createStatement()) {
+      st.execute(
+          "CREATE OR REPLACE FUNCTION bump_"
+              + connection
+              + "() RETURNS int LANGUAGE sql VOLATILE AS 'SELECT 1'");
+    }
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    String answer = "";
+    while (System.nanoTime() < until && !answer.contains("is not allowed")) {
+      Thread.sleep(100);
+      answer =
+          new ToolCalls(client)
+              .call("execute_query", sql(connection, "SELECT bump_" + connection + "()"))
+              .getJsonArray("content")
+              .getJsonObject(0)
+              .getString("text");
+    }
+    assertTrue(answer.contains("bump_" + connection + "() is not allowed"), answer);
   }
 
   @ParameterizedTest
@@ -408,6 +467,12 @@ class PostgresTest {
             .getInteger(0));
     String refusal = refused("execute_query", sql("pgwrite", "DELETE FROM notes"));
     assertTrue(refusal.contains("execute_write"), refusal);
+    // a write's functions are judged by the catalogue too
+    String volatileCall =
+        refused(
+            "execute_write",
+            sql("pgwrite", "INSERT INTO notes (body) SELECT pg_stat_reset()::text"));
+    assertTrue(volatileCall.contains("pg_stat_reset() is not allowed"), volatileCall);
   }
 
   @Test

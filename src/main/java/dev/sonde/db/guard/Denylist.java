@@ -24,6 +24,10 @@ final class Denylist {
           "pg_ls_waldir",
           "pg_ls_tmpdir",
           "pg_ls_archive_statusdir",
+          // PostgreSQL 15's: named here so a server of any version refuses them by name
+          "pg_ls_logicalsnapdir",
+          "pg_ls_logicalmapdir",
+          "pg_ls_replslotdir",
           "lo_import",
           "lo_export",
           "lo_from_bytea",

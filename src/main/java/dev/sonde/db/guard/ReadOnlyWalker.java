@@ -1,7 +1,6 @@
 package dev.sonde.db.guard;
 
 import java.util.Locale;
-import java.util.Set;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.statement.delete.Delete;
 import net.sf.jsqlparser.statement.insert.Insert;
@@ -17,10 +16,10 @@ import net.sf.jsqlparser.util.TablesNamesFinder;
  * writes or escapes: nested DML, SELECT ... INTO, row locks, denylisted functions.
  */
 final class ReadOnlyWalker extends TablesNamesFinder<Void> {
-  private final Set<String> denylist;
+  private final FunctionJudge functions;
 
-  ReadOnlyWalker(Set<String> denylist) {
-    this.denylist = denylist;
+  ReadOnlyWalker(FunctionJudge functions) {
+    this.functions = functions;
     init(true);
   }
 
@@ -97,8 +96,6 @@ final class ReadOnlyWalker extends TablesNamesFinder<Void> {
             .replace("\"", "")
             .replace("`", "")
             .toLowerCase(Locale.ROOT);
-    if (denylist.contains(name)) {
-      throw new GuardRefusal(SqlGuard.deniedMessage(name));
-    }
+    SqlGuard.refuseIfDenied(name, functions);
   }
 }

@@ -2,7 +2,6 @@ package dev.sonde.db.guard;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * The read SQL texts one connection's guard has recently accepted. Agents retry and dashboards
@@ -23,21 +22,13 @@ public final class VerdictCache {
         }
       };
 
-  /**
-   * Returns the statement {@code guard} accepts for {@code sql}, or lets its refusal through;
-   * {@code guard} runs unless this exact text was accepted recently.
-   */
-  public String check(String sql, Supplier<String> guard) {
-    String statement = accepted(sql);
-    if (statement == null) {
-      statement = guard.get();
-      if (sql != null && sql.length() <= MAX_SQL_CHARS) {
-        synchronized (accepted) {
-          accepted.put(sql, statement);
-        }
+  /** Remembers that the guard accepted {@code sql} as {@code statement}. */
+  public void keep(String sql, String statement) {
+    if (sql != null && sql.length() <= MAX_SQL_CHARS) {
+      synchronized (accepted) {
+        accepted.put(sql, statement);
       }
     }
-    return statement;
   }
 
   /** The statement accepted for this exact text recently, or null: then the guard must run. */

@@ -5,14 +5,25 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.sonde.db.DatabaseException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class VerdictCacheTest {
   private final VerdictCache cache = new VerdictCache();
   private final AtomicInteger guardRuns = new AtomicInteger();
 
+  /** What the caller does: the kept verdict, or the guard's, kept once it accepts. */
+  private String check(String sql, Supplier<String> guard) {
+    String statement = cache.accepted(sql);
+    if (statement == null) {
+      statement = guard.get();
+      cache.keep(sql, statement);
+    }
+    return statement;
+  }
+
   private String accept(String sql) {
-    return cache.check(
+    return check(
         sql,
         () -> {
           guardRuns.incrementAndGet();
@@ -36,7 +47,7 @@ class VerdictCacheTest {
           assertThrows(
               DatabaseException.class,
               () ->
-                  cache.check(
+                  check(
                       "DROP TABLE t",
                       () -> {
                         guardRuns.incrementAndGet();
