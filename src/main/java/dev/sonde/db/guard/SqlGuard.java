@@ -59,6 +59,21 @@ public final class SqlGuard {
     public static final Profile GENERIC = new Profile("jdbc", LexerRules.POSTGRES, Denylist.ALL);
   }
 
+  /** The first keywords of statements that only read, in any engine Sonde guards. */
+  private static final Set<String> READ_KEYWORDS =
+      Set.of(
+          "SELECT",
+          "WITH",
+          "VALUES",
+          "TABLE",
+          "SHOW",
+          "DESCRIBE",
+          "DESC",
+          "FROM",
+          "PIVOT",
+          "UNPIVOT",
+          "SUMMARIZE");
+
   /** A table name ending like a file name (data.csv, x.parquet). */
   private static final Pattern FILE_EXTENSION = Pattern.compile("\\.[A-Za-z0-9]{1,8}$");
 
@@ -89,6 +104,14 @@ public final class SqlGuard {
       SqlLexer.Scan scan = lex(sql, profile, maxLength, functions);
       String statement = scan.statements().get(0);
       if (mode == Mode.ENGINE_ONLY) {
+        // a read-only transaction still lets COPY TO PROGRAM, DO and PREPARE run: the kind of
+        // statement, which its first keyword decides, must be a read even here
+        if (!READ_KEYWORDS.contains(scan.firstWord())) {
+          throw new GuardRefusal(
+              scan.firstWord()
+                  + " is not a read; execute_query runs SELECT, WITH, VALUES, TABLE, SHOW,"
+                  + " DESCRIBE and the engine's read forms (FROM, PIVOT, SUMMARIZE)");
+        }
         return statement;
       }
       if (engineParser != null) {
