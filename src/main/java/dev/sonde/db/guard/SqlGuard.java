@@ -57,7 +57,7 @@ public final class SqlGuard {
     public static final Profile H2 = new Profile("h2", LexerRules.H2, Denylist.H2);
 
     /** An engine Sonde has no dialect for: the strictest lexing and every engine's denylist. */
-    public static final Profile GENERIC = new Profile("jdbc", LexerRules.POSTGRES, Denylist.ALL);
+    public static final Profile GENERIC = new Profile("jdbc", LexerRules.GENERIC, Denylist.ALL);
   }
 
   /** A PIVOT source given as a (qualified, possibly quoted) table name, before its ON. */
