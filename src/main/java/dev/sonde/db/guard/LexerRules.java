@@ -22,7 +22,8 @@ package dev.sonde.db.guard;
  * @param escapeStrings {@code E'...'} strings with backslash escapes, which a string continued on
  *     the next line keeps (PostgreSQL, DuckDB)
  * @param unicodeEscapes {@code U&'...'} strings and {@code U&"..."} identifiers, with an optional
- *     {@code UESCAPE 'c'} (PostgreSQL, H2; DuckDB refuses them itself)
+ *     {@code UESCAPE 'c'} (PostgreSQL, H2; DuckDB reads {@code U&"x"} as {@code U & "x"} and
+ *     refuses an escape, so there they are read as the letter U, an ampersand and a quote)
  * @param dollarTags a dollar quote may carry a tag, {@code $tag$...$tag$}, spelt like an identifier
  *     (PostgreSQL, DuckDB; H2 has only {@code $$})
  * @param postgresWords identifiers are spelt as PostgreSQL's scanner spells them: ASCII letters,
@@ -31,7 +32,10 @@ package dev.sonde.db.guard;
  *     anything that is not a letter or digit and folds every name to lower case, which may find
  *     more calls than the engine, never fewer)
  * @param unicodeSpaces the non-ASCII spaces DuckDB turns into a space before it parses (U+00A0,
- *     U+2000 to U+200B, U+202F, U+205F, U+2060, U+3000, U+FEFF) separate words (DuckDB)
+ *     U+2000 to U+200B, U+202F, U+205F, U+2060, U+3000, U+FEFF) are refused outside strings, quoted
+ *     names and comments: DuckDB's pass that replaces them keeps its own idea of where quotes are
+ *     (a {@code $tag$} inside a comment stops it), so the same character is a space in one text and
+ *     part of a name in another (DuckDB)
  * @param quotedNamesFold quoted identifiers name functions without regard to case (DuckDB)
  * @param tclVariables {@code $name(...)}, {@code @name(...)}, {@code :name(...)} and {@code
  *     #name(...)} are parameters whose parentheses may hold anything but white space (SQLite)
@@ -62,7 +66,7 @@ public record LexerRules(
           true, true, false, false, false);
   public static final LexerRules DUCKDB =
       new LexerRules(
-          false, false, true, false, false, true, false, false, false, true, false, true, true,
+          false, false, true, false, false, true, false, false, false, true, false, true, false,
           true, true, true, true, false);
 
   /**

@@ -100,7 +100,12 @@ public final class SqlLexer {
       char c = sql.charAt(pos);
       char next = pos + 1 < n ? sql.charAt(pos + 1) : '\0';
       int start = pos;
-      if (isSpace(c)) {
+      if (unicodeSpace(c)) {
+        return "DuckDB reads the non-ASCII space "
+            + show(c)
+            + " outside quotes as a space or as part of a name, depending on the text before"
+            + " it; write an ASCII space";
+      } else if (isSpace(c)) {
         pos++;
         keep(start, false);
       } else if (c == '-' && next == '-' && dashStartsComment(pos)) {
@@ -283,7 +288,7 @@ public final class SqlLexer {
       if (c == '\n' || c == '\r') {
         newline = true;
         i++;
-      } else if (c == ' ' || c == '\t' || c == '\f' || c == '\u000b' || unicodeSpace(c)) {
+      } else if (c == ' ' || c == '\t' || c == '\f' || c == '\u000b') {
         i++;
       } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
         i = lineEnd(i);
@@ -650,10 +655,16 @@ public final class SqlLexer {
   }
 
   private boolean skipBlockComment() {
+    if (!rules.nestedBlockComments()) {
+      // the first */ after the opening ends it, even one that shares its * ("/*/ ... */")
+      int end = sql.indexOf("*/", pos + 2);
+      pos = end < 0 ? sql.length() : end + 2;
+      return end >= 0;
+    }
     int depth = 0;
     while (pos < sql.length()) {
       if (sql.startsWith("/*", pos)) {
-        depth = rules.nestedBlockComments() ? depth + 1 : Math.max(depth, 1);
+        depth++;
         pos += 2;
       } else if (sql.startsWith("*/", pos)) {
         depth--;
@@ -697,12 +708,11 @@ public final class SqlLexer {
 
   /**
    * White space between tokens: PostgreSQL's space, tab, newline, carriage return, form feed and
-   * vertical tab (DuckDB adds the Unicode spaces it replaces); elsewhere whatever Java calls white
-   * space or a space character.
+   * vertical tab; elsewhere whatever Java calls white space or a space character.
    */
   private boolean isSpace(char c) {
     if (rules.postgresWords()) {
-      return c == ' ' || (c >= '\t' && c <= '\r') || unicodeSpace(c);
+      return c == ' ' || (c >= '\t' && c <= '\r');
     }
     return Character.isWhitespace(c) || Character.isSpaceChar(c);
   }
