@@ -16,7 +16,7 @@ PG_ONLY = ("::", "$", "E'", "jsonb", "DISTINCT ON", "pg_", "lo_", "dblink", "set
 
 
 def unescape(s):
-    return s.replace("\\n", "\n").replace("\\t", "\t").replace("\\0", "\0").replace("\\\\", "\\")
+    return s.replace("\\n", "\n").replace("\\r", "\r").replace("\\t", "\t").replace("\\0", "\0").replace("\\\\", "\\")
 
 
 def neutral_cases():
@@ -158,7 +158,7 @@ def write(name, allow, reject):
             if (kind, sql) in seen:
                 continue
             seen.add((kind, sql))
-            lines.append(kind + "\t" + sql.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t").replace("\0", "\\0"))
+            lines.append(kind + "\t" + sql.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t").replace("\0", "\\0"))
     with open(name, "w", encoding="utf-8") as f:
         f.write("# Guard corpus: A<TAB>sql must run as a read, R<TAB>sql must be refused before reaching the database.\n")
         f.write("# Written by corpus.py from postgres.tsv's engine-neutral cases and this engine's own. Escapes: \\n \\t \\0 \\\\.\n")

@@ -74,6 +74,7 @@ class SqlGuardCorpusTest {
         out.append(
             switch (next) {
               case 'n' -> '\n';
+              case 'r' -> '\r';
               case 't' -> '\t';
               case '0' -> '\0';
               default -> next;
