@@ -88,6 +88,9 @@ class SqlLexerDifferentialTest {
                 + literal(text));
         return;
       }
+      if (engine.calls() == null && seen >= engine.statements()) {
+        return; // "more than one" is all PostgreSQL says of several statements
+      }
       if (seen > engine.statements()) {
         falseRefusals++;
         sample(
@@ -217,7 +220,12 @@ class SqlLexerDifferentialTest {
     JsonObject ast;
     try (ResultSet rs = serialize.executeQuery()) {
       rs.next();
-      ast = new JsonObject(rs.getString(1));
+      String json = rs.getString(1);
+      if (json == null || json.isEmpty()) {
+        System.out.println("  DuckDB serialized nothing for: " + literal(text));
+        return null;
+      }
+      ast = new JsonObject(json);
     }
     if (ast.getBoolean("error", false)) {
       return null;
