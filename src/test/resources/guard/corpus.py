@@ -16,7 +16,7 @@ PG_ONLY = ("::", "$", "E'", "jsonb", "DISTINCT ON", "pg_", "lo_", "dblink", "set
 
 
 def unescape(s):
-    return s.replace("\\n", "\n").replace("\\t", "\t").replace("\\0", "\0").replace("\\\\", "\\")
+    return s.replace("\\n", "\n").replace("\\r", "\r").replace("\\t", "\t").replace("\\0", "\0").replace("\\\\", "\\")
 
 
 def neutral_cases():
@@ -108,13 +108,16 @@ ENGINES = {
                   "SELECT julianday('now') - julianday(InvoiceDate) FROM Invoice", "SELECT typeof(Total) FROM Invoice",
                   "SELECT ifnull(Composer, 'unknown') FROM Track", "SELECT Name FROM Track WHERE Name GLOB 'A*'",
                   "SELECT substr(Name, 1, 3) FROM Track", "SELECT printf('%.2f', Total) FROM Invoice",
-                  "SELECT * FROM Track LIMIT 5 OFFSET 10", "SELECT 1 /* a /* b */"],
+                  "SELECT * FROM Track LIMIT 5 OFFSET 10", "SELECT 1 /* a /* b */",
+                  "SELECT 1 AS a --x\r, 2 AS b", "SELECT 1 /*/ a */"],
         "rejects": ["ATTACH DATABASE '/tmp/x.db' AS x", "DETACH DATABASE x", "PRAGMA writable_schema = ON",
                     "PRAGMA query_only = OFF", "VACUUM INTO '/tmp/copy.db'", "REINDEX", "ANALYZE",
                     "INSERT OR REPLACE INTO t VALUES (1)", "REPLACE INTO t VALUES (1)", "UPSERT INTO t VALUES (1)",
                     "SELECT 1 /* a /* b */ ; DROP TABLE t", "SELECT 1; ATTACH '/tmp/x' AS x",
                     "CREATE TRIGGER tr AFTER INSERT ON t BEGIN DELETE FROM t; END", "CREATE VIRTUAL TABLE v USING fts5(x)",
-                    "SELECT [unclosed", "SELECT `unclosed"],
+                    "SELECT [unclosed", "SELECT `unclosed",
+                    # issue 17: a $name(...) parameter may hold a quote
+                    "SELECT $a(') , load_extension('x') , $b(')"],
         "functions": [("load_extension", "'/tmp/x.so'"), ("writefile", "'/tmp/x', 'y'"), ("readfile", "'/etc/passwd'"),
                       ("fts3_tokenizer", "'simple'"), ("edit", "'x'"), ("zipfile", "'/tmp/x.zip'")],
     },
@@ -122,11 +125,17 @@ ENGINES = {
         "reads": ["SELECT * FROM INFORMATION_SCHEMA.TABLES", "SELECT DATEADD('DAY', -30, CURRENT_DATE)",
                   "SELECT FORMATDATETIME(CURRENT_TIMESTAMP, 'yyyy-MM')", "SELECT * FROM t LIMIT 5",
                   "SELECT LISTAGG(x, ', ') FROM t", "SELECT X FROM T OFFSET 5 ROWS FETCH NEXT 5 ROWS ONLY",
-                  "SELECT CAST(X AS DECIMAL(10, 2)) FROM T", "SELECT 1 /* a /* b */ c */"],
+                  "SELECT CAST(X AS DECIMAL(10, 2)) FROM T", "SELECT 1 /* a /* b */ c */",
+                  "SELECT 1 //a_comment", "SELECT U&'\\0041' AS a", "SELECT $$a;b$$"],
         "rejects": ["RUNSCRIPT FROM '/tmp/x.sql'", "SCRIPT TO '/tmp/dump.sql'", "BACKUP TO '/tmp/x.zip'",
                     "CREATE ALIAS EXEC AS 'String e(String c) { return c; }'", "SET EXCLUSIVE 1", "SHUTDOWN",
                     "CALL CSVWRITE('/tmp/x.csv', 'SELECT 1')", "SET DB_CLOSE_DELAY 0", "CREATE LINKED TABLE l('', 'x', '', '', 't')",
-                    "MERGE INTO T KEY (ID) VALUES (1)", "SELECT * FROM T FOR UPDATE"],
+                    "MERGE INTO T KEY (ID) VALUES (1)", "SELECT * FROM T FOR UPDATE",
+                    # issue 17: // comments, \r ending a comment, and no $tag$ quotes in H2
+                    "SELECT 1 // '\n, FILE_READ('/etc/passwd') -- '",
+                    "SELECT 1 AS a --x\r, FILE_READ('/etc/passwd') AS f",
+                    "SELECT $a$, FILE_READ('/etc/passwd'), $a$",
+                    "SELECT U&\"FILE_REA\\0044\"('/etc/passwd')"],
         "functions": [("file_read", "'/etc/passwd'"), ("file_write", "'x', '/tmp/x'"), ("csvread", "'/tmp/x.csv'"),
                       ("csvwrite", "'/tmp/x.csv', 'SELECT 1'"), ("link_schema", "'x', '', 'jdbc:h2:mem:', '', '', 'PUBLIC'"),
                       ("cancel_session", "1"), ("abort_session", "1")],
@@ -143,6 +152,8 @@ ENGINES = {
                     "SELECT * FROM t INTO DUMPFILE '/tmp/x'", "SELECT x INTO @v FROM t",
                     "LOAD DATA INFILE '/etc/passwd' INTO TABLE t", "HANDLER t OPEN", "SET GLOBAL general_log = 1",
                     "SET @@session.sql_mode = ''", "FLUSH TABLES", "KILL 1", "INSTALL PLUGIN x SONAME 'x.so'",
+                    # issue 17: "--" then any control character starts a comment
+                    "SELECT 1 --\x01 '\n, sleep(5) -- '",
                     "REPLACE INTO t VALUES (1)", "INSERT INTO t VALUES (1) ON DUPLICATE KEY UPDATE x = 1",
                     "SELECT * FROM t LOCK IN SHARE MODE", "USE mysql", "SHOW GRANTS; DROP TABLE t"],
         "functions": [("load_file", "'/etc/passwd'"), ("sleep", "10"), ("benchmark", "1000000, md5('x')"),
@@ -158,10 +169,10 @@ def write(name, allow, reject):
             if (kind, sql) in seen:
                 continue
             seen.add((kind, sql))
-            lines.append(kind + "\t" + sql.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t").replace("\0", "\\0"))
+            lines.append(kind + "\t" + sql.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t").replace("\0", "\\0"))
     with open(name, "w", encoding="utf-8") as f:
         f.write("# Guard corpus: A<TAB>sql must run as a read, R<TAB>sql must be refused before reaching the database.\n")
-        f.write("# Written by corpus.py from postgres.tsv's engine-neutral cases and this engine's own. Escapes: \\n \\t \\0 \\\\.\n")
+        f.write("# Written by corpus.py from postgres.tsv's engine-neutral cases and this engine's own. Escapes: \\n \\r \\t \\0 \\\\.\n")
         f.write("\n".join(lines) + "\n")
     print(name, sum(l[0] == "A" for l in lines), "allowed,", sum(l[0] == "R" for l in lines), "refused")
 

@@ -170,7 +170,7 @@ public final class Database {
           String sql = checkRead(request.sql(), c);
           long start = System.nanoTime();
           // prepared, not a plain Statement: DuckDB's JDBC 1.5 hides a plain statement's error text
-          try (PreparedStatement statement = c.prepareStatement(sql)) {
+          try (PreparedStatement statement = c.prepareStatement(dialect.forPrepare(sql))) {
             // never ask for more than can be returned: N+1 rows tell whether there were more
             statement.setMaxRows(maxRows + 1);
             statement.setFetchSize(Math.min(maxRows + 1, 1000));
@@ -330,7 +330,8 @@ public final class Database {
         c -> {
           String statement = checkRead(sql, c);
           StringBuilder plan = new StringBuilder();
-          try (PreparedStatement st = c.prepareStatement(dialect.explain(statement, analyze))) {
+          try (PreparedStatement st =
+              c.prepareStatement(dialect.forPrepare(dialect.explain(statement, analyze)))) {
             StatementStop stop = StatementStop.forRead(vertx, config.queryTimeoutSeconds());
             stop.arm(() -> cancelQuietly(st), onCancel);
             try (ResultSet rs = st.executeQuery()) {

@@ -69,6 +69,14 @@ public abstract class Dialect {
     return FunctionPolicy.fixed(guardProfile().denylist());
   }
 
+  /**
+   * The text to hand the driver's {@code prepareStatement} for a guarded statement that binds no
+   * parameters: as it is, unless the driver reads some character in it as a placeholder.
+   */
+  public String forPrepare(String sql) {
+    return sql;
+  }
+
   /** The engine's own parser, when it offers one for SELECT statements; null otherwise. */
   public SqlGuard.EngineParser engineParser(Connection connection) {
     return null;

@@ -1,7 +1,9 @@
 package dev.sonde.db;
 
 import dev.sonde.db.guard.FunctionPolicy;
+import dev.sonde.db.guard.LexerRules;
 import dev.sonde.db.guard.SqlGuard;
+import dev.sonde.db.guard.SqlLexer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
@@ -35,6 +37,17 @@ final class PostgresDialect extends Dialect {
   @Override
   public SqlGuard.Profile guardProfile() {
     return SqlGuard.Profile.POSTGRES;
+  }
+
+  /**
+   * The PostgreSQL JDBC driver takes every {@code ?} outside quotes and comments for a parameter,
+   * so the jsonb operators {@code ?}, {@code ?|} and {@code ?&} would fail ("No value specified for
+   * parameter 1"); it reads {@code ??} as one {@code ?}. The lexer that guarded the statement says
+   * which are outside, so it cannot disagree with the guard.
+   */
+  @Override
+  public String forPrepare(String sql) {
+    return SqlLexer.escapeJdbcPlaceholders(sql, LexerRules.POSTGRES);
   }
 
   /** {@code BEGIN READ ONLY} is the engine's own. */

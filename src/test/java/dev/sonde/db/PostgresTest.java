@@ -179,6 +179,26 @@ class PostgresTest {
             "SELECT g.name, x.n FROM genre g, LATERAL (SELECT count(*) AS n FROM track t WHERE t.genre_id = g.genre_id) x"));
   }
 
+  /**
+   * pgjdbc reads a lone ? in a prepared statement as a parameter; the jsonb operators must run as
+   * written on both clients, and a ? in a string, quoted name or comment must stay one ?.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg"})
+  void jsonbQuestionMarkOperatorsRun(String connection) {
+    String query =
+        "SELECT '{\"a\":1}'::jsonb ? 'a' AS has, '{\"a\":1}'::jsonb ?| array['b', 'a'] AS any,"
+            + " '{\"a\":1}'::jsonb ?& array['a', 'b'] AS every, '?' AS q, $d$??$d$ AS qq,"
+            + " 1 AS \"?\" -- ?\n";
+    JsonArray row =
+        ok("execute_query", sql(connection, query)).getJsonArray("rows").getJsonArray(0);
+    assertEquals(List.of(true, true, false, "?", "??", 1), row.getList(), row.encode());
+    assertTrue(
+        ok("explain_query", sql(connection, "SELECT '{\"a\":1}'::jsonb ? 'a'"))
+            .encode()
+            .contains("Result"));
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"pg", "jdbcpg"})
   void theGuardAndTheEngineBothRefuseWrites(String connection) {

@@ -56,7 +56,7 @@ public final class SqlGuard {
     public static final Profile H2 = new Profile("h2", LexerRules.H2, Denylist.H2);
 
     /** An engine Sonde has no dialect for: the strictest lexing and every engine's denylist. */
-    public static final Profile GENERIC = new Profile("jdbc", LexerRules.POSTGRES, Denylist.ALL);
+    public static final Profile GENERIC = new Profile("jdbc", LexerRules.GENERIC, Denylist.ALL);
   }
 
   /** The first keywords of statements that only read, in any engine Sonde guards. */
