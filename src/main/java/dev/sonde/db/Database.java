@@ -17,8 +17,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -36,6 +40,18 @@ public final class Database {
   private final SqlGuard.Mode guardMode;
   private final VerdictCache acceptedReads = new VerdictCache();
   private final ReactivePostgres reactive;
+  private volatile List<String> privileged = List.of();
+
+  /** Texts whose result the reactive client cannot decode (xml, oid): read through JDBC. */
+  private final Set<String> jdbcOnly =
+      Collections.newSetFromMap(
+          Collections.synchronizedMap(
+              new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                  return size() > 256;
+                }
+              }));
 
   /** {@code reactive}, when given, runs the connection's queries; the rest goes through JDBC. */
   Database(
@@ -62,6 +78,15 @@ public final class Database {
 
   public ConnectionConfig config() {
     return config;
+  }
+
+  /** The role's privileges beyond reading data, found when the connection opened. */
+  void privileged(List<String> privileges) {
+    this.privileged = List.copyOf(privileges);
+  }
+
+  public List<String> privileged() {
+    return privileged;
   }
 
   public String dialectName() {
@@ -101,7 +126,7 @@ public final class Database {
     return workers.executeBlocking(
         () -> {
           try (Connection connection = source.borrow()) {
-            connection.setAutoCommit(false);
+            dialect.beginWrite(connection);
             try {
               T result = work.run(connection);
               connection.commit();
@@ -158,9 +183,23 @@ public final class Database {
   private Future<JsonObject> attempt(QueryRequest request, Consumer<Runnable> onCancel) {
     int maxRows = Math.max(1, Math.min(request.limit(), config.maxRows()));
     ValueRenderer renderer = new ValueRenderer(request.timeFormat(), request.zone());
-    if (reactive != null) {
-      return reactiveQuery(request, maxRows, renderer, onCancel);
+    if (reactive != null && !jdbcOnly.contains(request.sql())) {
+      return reactiveQuery(request, maxRows, renderer, onCancel)
+          .recover(
+              e -> {
+                if (!(e instanceof ReactivePostgres.NeedsJdbc)) {
+                  return Future.failedFuture(e);
+                }
+                jdbcOnly.add(request.sql());
+                return jdbcQuery(request, maxRows, renderer, onCancel);
+              });
     }
+    return jdbcQuery(request, maxRows, renderer, onCancel);
+  }
+
+  /** The read through JDBC: every engine but PostgreSQL's reactive client. */
+  private Future<JsonObject> jdbcQuery(
+      QueryRequest request, int maxRows, ValueRenderer renderer, Consumer<Runnable> onCancel) {
     return read(
         c -> {
           String sql = checkRead(request.sql(), c);
@@ -327,7 +366,7 @@ public final class Database {
           Connection c = source.borrow();
           boolean discard = false;
           try (Statement st = c.createStatement()) {
-            c.setAutoCommit(false);
+            dialect.beginWrite(c);
             StatementStop stop = StatementStop.forWrite(vertx, config.queryTimeoutSeconds());
             stop.arm(() -> cancelQuietly(st), onCancel);
             int affected;
@@ -511,13 +550,33 @@ public final class Database {
         .transform(
             ar ->
                 Future.succeededFuture(
-                    ar.succeeded()
-                        ? new JsonObject()
-                            .put("ok", true)
-                            .put("version", ar.result())
-                            .put("roundTripMs", (System.nanoTime() - start) / 1_000_000)
-                            .put("pool", pool())
-                        : new JsonObject().put("ok", false).put("error", ar.cause().getMessage())));
+                    withPrivileges(
+                        ar.succeeded()
+                            ? new JsonObject()
+                                .put("ok", true)
+                                .put("version", ar.result())
+                                .put("roundTripMs", (System.nanoTime() - start) / 1_000_000)
+                                .put("pool", pool())
+                            : new JsonObject()
+                                .put("ok", false)
+                                .put("error", ar.cause().getMessage()))));
+  }
+
+  /** Adds what health_check says about the role's privileges, when the dialect tells them. */
+  private JsonObject withPrivileges(JsonObject health) {
+    if (!dialect.name().equals("postgres")) {
+      return health;
+    }
+    health.put("privileged", new JsonArray(new ArrayList<>(privileged)));
+    if (!privileged.isEmpty()) {
+      health.put(
+          "warning",
+          "the role has "
+              + String.join(", ", privileged)
+              + ": it can run programs or touch files on the server, so one statement that passed"
+              + " every wall could do so; use a role without these privileges");
+    }
+    return health;
   }
 
   private JsonObject pool() {

@@ -99,7 +99,7 @@ public final class DatabaseRegistry implements AutoCloseable {
       case "jdbc" -> {
         Dialect dialect = jdbcDialect(c.url(), c.queryTimeoutSeconds());
         PooledSource source = jdbcSource(c, dialect, c.url(), c.user(), password(c));
-        yield new Database(vertx, name, c, dialect, source, null, workers);
+        yield privileged(new Database(vertx, name, c, dialect, source, null, workers), source);
       }
       case "postgres" -> {
         PostgresUrl url = PostgresUrl.parse(c.url(), c.user(), password(c));
@@ -108,10 +108,37 @@ public final class DatabaseRegistry implements AutoCloseable {
         PooledSource source = jdbcSource(c, dialect, url.jdbcUrl(), url.user(), url.password());
         ReactivePostgres reads =
             new ReactivePostgres(vertx, name, url, poolSize, c.queryTimeoutSeconds());
-        yield new Database(vertx, name, c, dialect, source, reads, workers);
+        yield privileged(new Database(vertx, name, c, dialect, source, reads, workers), source);
       }
       default -> throw new SQLException("unknown connection type " + c.type());
     };
+  }
+
+  /**
+   * On PostgreSQL, the role's privileges beyond reading data (superuser, running programs, reading
+   * or writing server files), logged once here and shown by health_check; the connection still
+   * serves.
+   */
+  private static Database privileged(Database database, PooledSource source) throws SQLException {
+    if (!database.dialectName().equals("postgres")) {
+      return database;
+    }
+    List<String> privileges;
+    try (java.sql.Connection c = source.borrow()) {
+      privileges = PostgresDialect.privileges(c);
+    } catch (SQLException e) {
+      database.close();
+      throw e;
+    }
+    database.privileged(privileges);
+    if (!privileges.isEmpty()) {
+      LOG.warn(
+          "connection {} logs in with a role that has {}: the read-only guard and the engine's"
+              + " read-only transactions are then its only walls; give it a role without them",
+          database.name(),
+          privileges);
+    }
+    return database;
   }
 
   /** A pool for {@code url}, tried once now so that an unreachable server is reported at start. */
@@ -127,10 +154,16 @@ public final class DatabaseRegistry implements AutoCloseable {
     }
     PooledSource source =
         new PooledSource(
-            url, user, password, config.jobs().workerPoolSize(), dialect.connectionProperties());
+            url,
+            user,
+            password,
+            config.jobs().workerPoolSize(),
+            dialect.connectionProperties(),
+            dialect.wall());
     try (java.sql.Connection probe = source.borrow()) {
       probe.isValid(5);
-    } catch (SQLException e) {
+      dialect.verify(probe);
+    } catch (SQLException | RuntimeException e) {
       source.close();
       throw e;
     }

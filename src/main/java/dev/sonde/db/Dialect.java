@@ -47,6 +47,25 @@ public abstract class Dialect {
     return Map.of();
   }
 
+  /**
+   * Checks a newly opened pool's first connection: it must be as {@link #connectionProperties}
+   * asked, or the pool is refused.
+   */
+  public void verify(Connection connection) throws SQLException {}
+
+  /**
+   * What every JDBC connection of this engine is wrapped in, so that no text reaches the driver
+   * that it would run as more than one statement; null when the driver runs only one.
+   */
+  StatementWall wall() {
+    return null;
+  }
+
+  /** Starts a transaction that may change data (a write, or Sonde's own rollups). */
+  public void beginWrite(Connection connection) throws SQLException {
+    connection.setAutoCommit(false);
+  }
+
   /** What the engine said went wrong, in one line for the caller. */
   public String errorText(SQLException e) {
     return Database.firstLine(e.getMessage());
