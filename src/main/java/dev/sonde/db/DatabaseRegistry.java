@@ -199,14 +199,49 @@ public final class DatabaseRegistry implements AutoCloseable {
     return resolved.toAbsolutePath().toString();
   }
 
-  /** Generates demo data if asked, then shuts the instance's doors to files and the network. */
+  /**
+   * Bounds the instance (memory and threads), generates demo data if asked, shuts the instance's
+   * doors to files and the network, and locks its configuration so that no statement can change any
+   * of it.
+   */
   private static void prepareDuckDb(DuckDbSource source, ConnectionConfig c) throws SQLException {
+    try (Statement statement = source.root().createStatement()) {
+      statement.execute("SET memory_limit = '" + duckDbMemoryLimit(c) + "'");
+      statement.execute("SET threads = " + duckDbThreads(c));
+    }
     if (c.demo() && !DemoDatabase.isPresent(source.root())) {
       DemoDatabase.generate(source.root(), LocalDateTime.now(ZoneOffset.UTC));
     }
     try (Statement statement = source.root().createStatement()) {
       statement.execute("SET enable_external_access = false");
+      statement.execute("SET lock_configuration = true");
     }
+  }
+
+  /**
+   * The connection's {@code memoryLimit}, or a quarter of the machine's memory (at least 256 MiB).
+   * DuckDB's memory is outside the JVM's heap, whose own default maximum is another quarter: the
+   * two together leave half the machine to everything else. DuckDB's own default is 80 %.
+   */
+  static String duckDbMemoryLimit(ConnectionConfig c) {
+    if (!c.memoryLimit().isBlank()) {
+      return c.memoryLimit().replace(" ", "");
+    }
+    long total =
+        ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+            .getTotalMemorySize();
+    return Math.max(256, total / 4 / (1024 * 1024)) + "MiB";
+  }
+
+  /**
+   * The connection's {@code threads}, or half the cores (at least one): one statement cannot take
+   * every core from the event loops and the other workers.
+   */
+  static int duckDbThreads(ConnectionConfig c) {
+    return c.threads() > 0
+        ? c.threads()
+        : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
   }
 
   private static Dialect jdbcDialect(String url, int timeoutSeconds) {
