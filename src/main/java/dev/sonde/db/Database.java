@@ -5,6 +5,7 @@ import dev.sonde.core.Quote;
 import dev.sonde.db.guard.SqlGuard;
 import dev.sonde.db.guard.VerdictCache;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonArray;
@@ -23,6 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -41,6 +45,9 @@ public final class Database {
   private final VerdictCache acceptedReads = new VerdictCache();
   private final ReactivePostgres reactive;
   private volatile List<String> privileged = List.of();
+
+  /** Statements the engine did not stop, whose discarded connections are still busy. */
+  private final AtomicInteger runaways = new AtomicInteger();
 
   /** Texts whose result the reactive client cannot decode (xml, oid): read through JDBC. */
   private final Set<String> jdbcOnly =
@@ -200,36 +207,105 @@ public final class Database {
   /** The read through JDBC: every engine but PostgreSQL's reactive client. */
   private Future<JsonObject> jdbcQuery(
       QueryRequest request, int maxRows, ValueRenderer renderer, Consumer<Runnable> onCancel) {
-    return read(
+    StatementStop stop = StatementStop.forRead(vertx, config.queryTimeoutSeconds());
+    return watchedRead(
+        stop,
         c -> {
-          String sql = checkRead(request.sql(), c);
-          long start = System.nanoTime();
-          // prepared, not a plain Statement: DuckDB's JDBC 1.5 hides a plain statement's error text
-          try (PreparedStatement statement = c.prepareStatement(sql)) {
-            // never ask for more than can be returned: N+1 rows tell whether there were more
-            statement.setMaxRows(maxRows + 1);
-            statement.setFetchSize(Math.min(maxRows + 1, 1000));
-            StatementStop stop = StatementStop.forRead(vertx, config.queryTimeoutSeconds());
-            stop.arm(() -> cancelQuietly(statement), onCancel);
-            try (ResultSet rs = statement.executeQuery()) {
-              return result(fetch(rs, renderer, maxRows), request, maxRows, start);
-            } catch (SQLException e) {
-              DatabaseException stopped = stop.reason();
-              if (stopped != null) {
-                throw stopped;
+          // armed before the statement is prepared: DuckDB folds constant calls while preparing
+          AtomicReference<Statement> running = new AtomicReference<>();
+          stop.arm(() -> cancelQuietly(running.get()), onCancel);
+          try {
+            String sql = checkRead(request.sql(), c);
+            long start = System.nanoTime();
+            // prepared, not a plain Statement: DuckDB's JDBC 1.5 hides a plain statement's error
+            try (PreparedStatement statement = c.prepareStatement(sql)) {
+              running.set(statement);
+              // never ask for more than can be returned: N+1 rows tell whether there were more
+              statement.setMaxRows(maxRows + 1);
+              statement.setFetchSize(Math.min(maxRows + 1, 1000));
+              try (ResultSet rs = statement.executeQuery()) {
+                return result(fetch(rs, renderer, maxRows), request, maxRows, start);
               }
-              if ("02000".equals(e.getSQLState())) {
-                throw noResultSet();
-              }
-              if (dialect.isStalePlan(e.getSQLState())) {
-                throw new StalePlan(new DatabaseException(name + ": " + dialect.errorText(e)));
-              }
-              throw e;
-            } finally {
-              stop.disarm();
+            }
+          } catch (SQLException e) {
+            DatabaseException stopped = stop.reason();
+            if (stopped != null) {
+              throw stopped;
+            }
+            if ("02000".equals(e.getSQLState())) {
+              throw noResultSet();
+            }
+            if (dialect.isStalePlan(e.getSQLState())) {
+              throw new StalePlan(new DatabaseException(name + ": " + dialect.errorText(e)));
+            }
+            throw e;
+          } finally {
+            stop.disarm();
+          }
+        });
+  }
+
+  /** How long a stopped statement may take to end before its connection is discarded. */
+  static final long RUNAWAY_GRACE_MILLIS = 3_000;
+
+  /**
+   * A read like {@link #read} whose {@code stop} can give up on it: when the engine has not ended
+   * the stopped statement within {@link #RUNAWAY_GRACE_MILLIS}, the caller is answered at once and
+   * the connection is discarded (a network driver's is closed now, which ends its wait; an embedded
+   * engine's is closed when the call returns, never under it).
+   */
+  private <T> Future<T> watchedRead(StatementStop stop, SqlWork<T> work) {
+    Promise<T> answer = Promise.promise();
+    AtomicReference<Connection> borrowed = new AtomicReference<>();
+    AtomicBoolean discarded = new AtomicBoolean();
+    boolean embedded = source instanceof DuckDbSource;
+    stop.onRunaway(
+        RUNAWAY_GRACE_MILLIS,
+        () -> {
+          if (discarded.compareAndSet(false, true)) {
+            runaways.incrementAndGet();
+            answer.tryFail(stop.runawayReason(name));
+            Connection c = borrowed.get();
+            if (c != null && !embedded) {
+              abandon(c);
             }
           }
         });
+    workers
+        .<T>executeBlocking(
+            () -> {
+              Connection connection = source.borrow();
+              borrowed.set(connection);
+              try {
+                dialect.beginRead(connection);
+                try {
+                  return work.run(connection);
+                } finally {
+                  if (!discarded.get()) {
+                    dialect.endRead(connection);
+                  }
+                }
+              } catch (SQLException e) {
+                throw new DatabaseException(name + ": " + dialect.errorText(e));
+              } finally {
+                if (discarded.get()) {
+                  abandon(connection);
+                  runaways.decrementAndGet();
+                } else {
+                  connection.close();
+                }
+              }
+            },
+            false)
+        .onComplete(
+            ar -> {
+              if (ar.succeeded()) {
+                answer.tryComplete(ar.result());
+              } else {
+                answer.tryFail(ar.cause());
+              }
+            });
+    return answer.future();
   }
 
   /**
@@ -309,33 +385,38 @@ public final class Database {
    * a query.
    */
   public Future<JsonObject> explain(String sql, boolean analyze, Consumer<Runnable> onCancel) {
-    return read(
+    StatementStop stop = StatementStop.forRead(vertx, config.queryTimeoutSeconds());
+    return watchedRead(
+        stop,
         c -> {
-          String statement = checkRead(sql, c);
+          AtomicReference<Statement> running = new AtomicReference<>();
+          stop.arm(() -> cancelQuietly(running.get()), onCancel);
           StringBuilder plan = new StringBuilder();
-          try (PreparedStatement st = c.prepareStatement(dialect.explain(statement, analyze))) {
-            StatementStop stop = StatementStop.forRead(vertx, config.queryTimeoutSeconds());
-            stop.arm(() -> cancelQuietly(st), onCancel);
-            try (ResultSet rs = st.executeQuery()) {
-              int columns = rs.getMetaData().getColumnCount();
-              while (rs.next()) {
-                for (int i = 1; i <= columns; i++) {
-                  String part = rs.getString(i);
-                  if (part != null && !(columns > 1 && i == 1 && part.endsWith("_plan"))) {
-                    plan.append(part).append(i < columns ? "  " : "");
+          try {
+            String statement = checkRead(sql, c);
+            try (PreparedStatement st = c.prepareStatement(dialect.explain(statement, analyze))) {
+              running.set(st);
+              try (ResultSet rs = st.executeQuery()) {
+                int columns = rs.getMetaData().getColumnCount();
+                while (rs.next() && plan.length() <= config.maxChars()) {
+                  for (int i = 1; i <= columns; i++) {
+                    String part = rs.getString(i);
+                    if (part != null && !(columns > 1 && i == 1 && part.endsWith("_plan"))) {
+                      plan.append(part).append(i < columns ? "  " : "");
+                    }
                   }
+                  plan.append('\n');
                 }
-                plan.append('\n');
               }
-            } catch (SQLException e) {
-              DatabaseException stopped = stop.reason();
-              if (stopped != null) {
-                throw stopped;
-              }
-              throw e;
-            } finally {
-              stop.disarm();
             }
+          } catch (SQLException e) {
+            DatabaseException stopped = stop.reason();
+            if (stopped != null) {
+              throw stopped;
+            }
+            throw e;
+          } finally {
+            stop.disarm();
           }
           boolean truncated = plan.length() > config.maxChars();
           return new JsonObject()
@@ -427,6 +508,9 @@ public final class Database {
   }
 
   private static void cancelQuietly(Statement statement) {
+    if (statement == null) {
+      return;
+    }
     try {
       statement.cancel();
     } catch (SQLException | RuntimeException e) {
@@ -580,7 +664,8 @@ public final class Database {
   }
 
   private JsonObject pool() {
-    return reactive == null ? source.usage() : source.usage().mergeIn(reactive.usage());
+    JsonObject usage = source.usage().put("runaway", runaways.get());
+    return reactive == null ? usage : usage.mergeIn(reactive.usage());
   }
 
   void close() {

@@ -1,0 +1,183 @@
+package dev.sonde.db;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.management.OperatingSystemMXBean;
+import dev.sonde.support.HttpMcpClient;
+import dev.sonde.support.InProcessSonde;
+import dev.sonde.support.ToolCalls;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 17 on the embedded DuckDB: memory and threads bounded per instance and locked, and a
+ * statement past its time stopped, or given up on and its connection discarded when the engine
+ * cannot stop it.
+ */
+class DuckDbLimitsTest {
+  static InProcessSonde sonde;
+  static HttpMcpClient client;
+  static ToolCalls tools;
+
+  @BeforeAll
+  static void start() {
+    sonde =
+        new InProcessSonde(
+            Map.ofEntries(
+                Map.entry("databases.connections.demo.demo", "true"),
+                Map.entry("databases.connections.demo.path", "demo.duckdb"),
+                Map.entry("databases.connections.tight.type", "duckdb"),
+                Map.entry("databases.connections.tight.memoryLimit", "256MiB"),
+                Map.entry("databases.connections.tight.threads", "1"),
+                Map.entry("databases.connections.tight.queryTimeoutSeconds", "2"),
+                Map.entry("databases.connections.tightengine.type", "duckdb"),
+                Map.entry("databases.connections.tightengine.memoryLimit", "256MiB"),
+                Map.entry("databases.connections.tightengine.guard", "engine-only")));
+    client = new HttpMcpClient(sonde.port());
+    client.initialize("2025-11-25");
+    tools = new ToolCalls(client);
+  }
+
+  @AfterAll
+  static void stop() {
+    client.close();
+    sonde.close();
+  }
+
+  static JsonObject sql(String connection, String sql) {
+    return new JsonObject().put("connection", connection).put("sql", sql);
+  }
+
+  static JsonArray row(String connection, String sql) {
+    return tools.ok("execute_query", sql(connection, sql)).getJsonArray("rows").getJsonArray(0);
+  }
+
+  static final String SETTINGS =
+      "SELECT current_setting('memory_limit'), current_setting('threads'),"
+          + " current_setting('lock_configuration')";
+
+  @Test
+  void limitsComeFromTheConfigurationAndNoStatementChangesThem() {
+    assertEquals(
+        List.of("256.0 MiB", 1L, true),
+        row("tight", SETTINGS).getList().stream()
+            .map(v -> v instanceof Integer i ? (Object) i.longValue() : v)
+            .toList());
+    for (String set :
+        List.of(
+            "SET memory_limit = '1GB'",
+            "SET threads = 2",
+            "RESET memory_limit",
+            "SET lock_configuration = false",
+            "SET enable_external_access = true")) {
+      String refusal = tools.refused("execute_query", sql("tightengine", set));
+      assertTrue(refusal.contains("locked"), set + ": " + refusal);
+    }
+    assertEquals("256.0 MiB", row("tightengine", SETTINGS).getValue(0));
+  }
+
+  @Test
+  void defaultsBoundTheInstanceAndTheDemoStillServes() {
+    JsonArray settings = row("demo", SETTINGS);
+    int cores = Runtime.getRuntime().availableProcessors();
+    assertEquals(Math.max(1, cores / 2), ((Number) settings.getValue(1)).intValue());
+    long total =
+        ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
+    double gib = total / 4.0 / (1L << 30);
+    String shown = settings.getString(0);
+    double limit =
+        Double.parseDouble(shown.split(" ")[0]) * (shown.endsWith("GiB") ? 1 : 1.0 / 1024);
+    assertTrue(Math.abs(limit - gib) < 0.05 * gib, shown + " vs " + gib + " GiB");
+    assertTrue(((Number) row("demo", "SELECT count(*) FROM orders").getValue(0)).longValue() > 0);
+  }
+
+  @Test
+  void aStatementPastTheMemoryLimitFails() {
+    String refusal =
+        tools.refused(
+            "execute_query",
+            sql("tight", "SELECT length(string_agg(repeat('x', 1000), ',')) FROM range(1000000)"));
+    assertTrue(refusal.toLowerCase().contains("memory"), refusal);
+    assertEquals(1L, ((Number) row("tight", "SELECT 1").getValue(0)).longValue());
+  }
+
+  /** Cores the process used per second of wall time, over {@code millis}. */
+  static double cpuRate(long millis) throws InterruptedException {
+    OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    long cpu = os.getProcessCpuTime();
+    long wall = System.nanoTime();
+    Thread.sleep(millis);
+    return (os.getProcessCpuTime() - cpu) / (double) (System.nanoTime() - wall);
+  }
+
+  /** Waits (up to {@code seconds}) until the process uses less than half a core. */
+  static double cpuFallsBack(int seconds) throws InterruptedException {
+    long end = System.nanoTime() + seconds * 1_000_000_000L;
+    double rate;
+    do {
+      rate = cpuRate(500);
+    } while (rate > 0.5 && System.nanoTime() < end);
+    return rate;
+  }
+
+  static int runaways() {
+    return tools
+        .ok("health_check", new JsonObject())
+        .getJsonObject("connections")
+        .getJsonObject("tight")
+        .getJsonObject("pool")
+        .getInteger("runaway");
+  }
+
+  @Test
+  void aStatementPastItsTimeIsInterrupted() throws Exception {
+    long start = System.nanoTime();
+    String refusal =
+        tools.refused(
+            "execute_query",
+            sql("tight", "SELECT count(*) FROM range(100000000000) t(i) WHERE hash(i) % 7 = 3"));
+    double seconds = (System.nanoTime() - start) / 1e9;
+    assertTrue(refusal.contains("longer than 2 s and was stopped"), refusal);
+    assertTrue(seconds < 2 + RUNAWAY_GRACE_SECONDS, seconds + " s");
+    assertTrue(cpuFallsBack(3) < 0.5, "the engine kept working after the interrupt");
+    assertEquals(0, runaways());
+  }
+
+  static final double RUNAWAY_GRACE_SECONDS = Database.RUNAWAY_GRACE_MILLIS / 1000.0;
+
+  /**
+   * One long function call (constant-folded while DuckDB prepares the statement) cannot be
+   * interrupted: the caller is answered after the grace period, the connection is discarded, and
+   * the pool shows the runaway until the engine is done with it.
+   */
+  @Test
+  void aStatementTheEngineCannotStopIsGivenUp() throws Exception {
+    long start = System.nanoTime();
+    String refusal =
+        tools.refused(
+            "execute_query",
+            sql("tight", "SELECT levenshtein(repeat('a', 80000), repeat('b', 80000))"));
+    double seconds = (System.nanoTime() - start) / 1e9;
+    assertTrue(refusal.contains("did not stop it"), refusal);
+    assertTrue(refusal.contains("discarded"), refusal);
+    assertTrue(seconds < 2 + RUNAWAY_GRACE_SECONDS + 2, seconds + " s");
+    // the connection serves others meanwhile
+    assertEquals(1L, ((Number) row("tight", "SELECT 1").getValue(0)).longValue());
+    boolean busy = runaways() == 1;
+    double whileBusy = cpuRate(500);
+    long end = System.nanoTime() + 120_000_000_000L;
+    while (runaways() > 0 && System.nanoTime() < end) {
+      cpuRate(200);
+    }
+    assertEquals(0, runaways(), "the runaway never ended");
+    assertTrue(cpuFallsBack(5) < 0.5, "CPU stayed busy after the runaway ended");
+    assertTrue(!busy || whileBusy > 0.5, "measured " + whileBusy + " cores while it ran");
+  }
+}
