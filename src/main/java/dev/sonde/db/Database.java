@@ -218,13 +218,23 @@ public final class Database {
             String sql = checkRead(request.sql(), c);
             long start = System.nanoTime();
             // prepared, not a plain Statement: DuckDB's JDBC 1.5 hides a plain statement's error
-            try (PreparedStatement statement = c.prepareStatement(sql)) {
-              running.set(statement);
+            PreparedStatement prepared = c.prepareStatement(sql);
+            running.set(prepared);
+            // asked only where values are cut: SQLite's driver fails on a statement without rows
+            ResultSetMetaData shape = dialect.cutsLongValues() ? prepared.getMetaData() : null;
+            JsonArray shown = shape == null ? null : columns(shape);
+            PreparedStatement cut = bounded(c, sql, shape);
+            if (cut != null) {
+              prepared.close();
+              prepared = cut;
+              running.set(cut);
+            }
+            try (PreparedStatement statement = prepared) {
               // never ask for more than can be returned: N+1 rows tell whether there were more
               statement.setMaxRows(maxRows + 1);
               statement.setFetchSize(Math.min(maxRows + 1, 1000));
               try (ResultSet rs = statement.executeQuery()) {
-                return result(fetch(rs, renderer, maxRows), request, maxRows, start);
+                return result(fetch(rs, renderer, maxRows, shown), request, maxRows, start);
               }
             }
           } catch (SQLException e) {
@@ -518,12 +528,54 @@ public final class Database {
     }
   }
 
-  /** Columns, then rows until one more than {@code maxRows} tells there were more. */
-  private static Fetched fetch(ResultSet rs, ValueRenderer renderer, int maxRows)
+  /**
+   * The statement that reads {@code sql} with its long text values cut by the engine to the
+   * character budget (one more, so the cut shows); null when none needs it or the engine refuses
+   * the wrapped text (then the statement runs as written, inside a savepoint's undo on engines
+   * whose transactions a failed statement ends).
+   */
+  private PreparedStatement bounded(Connection c, String sql, ResultSetMetaData shape)
+      throws SQLException {
+    String wrapped = dialect.bounded(sql, shape, config.maxChars() + 1);
+    if (wrapped == null) {
+      return null;
+    }
+    boolean savepoint = dialect.name().equals("postgres");
+    java.sql.Savepoint mark = savepoint ? c.setSavepoint() : null;
+    PreparedStatement cut = null;
+    try {
+      cut = c.prepareStatement(wrapped);
+      cut.getMetaData();
+      return cut;
+    } catch (SQLException e) {
+      if (cut != null) {
+        cut.close();
+      }
+      if (mark != null) {
+        c.rollback(mark);
+      }
+      return null;
+    }
+  }
+
+  /** The columns of a result as the answer names them: label and the engine's type name. */
+  private static JsonArray columns(ResultSetMetaData md) throws SQLException {
+    JsonArray columns = new JsonArray();
+    for (int i = 1; i <= md.getColumnCount(); i++) {
+      columns.add(
+          new JsonObject().put("name", md.getColumnLabel(i)).put("type", md.getColumnTypeName(i)));
+    }
+    return columns;
+  }
+
+  /**
+   * Columns ({@code shown}, or the result's own), then rows until one more than {@code maxRows}
+   * tells there were more.
+   */
+  private static Fetched fetch(ResultSet rs, ValueRenderer renderer, int maxRows, JsonArray shown)
       throws SQLException {
     ResultSetMetaData md = rs.getMetaData();
     int count = md.getColumnCount();
-    JsonArray columns = new JsonArray();
     int[] types = new int[count];
     for (int i = 1; i <= count; i++) {
       // PostgreSQL's driver reports timestamptz as a plain TIMESTAMP, read in the JVM's zone
@@ -531,9 +583,8 @@ public final class Database {
           "timestamptz".equals(md.getColumnTypeName(i))
               ? Types.TIMESTAMP_WITH_TIMEZONE
               : md.getColumnType(i);
-      columns.add(
-          new JsonObject().put("name", md.getColumnLabel(i)).put("type", md.getColumnTypeName(i)));
     }
+    JsonArray columns = shown != null ? shown : columns(md);
     List<JsonArray> fetched = new ArrayList<>();
     while (fetched.size() <= maxRows && rs.next()) {
       JsonArray row = new JsonArray();

@@ -200,19 +200,17 @@ public final class DatabaseRegistry implements AutoCloseable {
   }
 
   /**
-   * Bounds the instance (memory and threads), generates demo data if asked, shuts the instance's
-   * doors to files and the network, and locks its configuration so that no statement can change any
-   * of it.
+   * Generates demo data if asked, bounds the instance (memory and threads), shuts its doors to
+   * files and the network, and locks its configuration so that no statement can change any of it.
    */
   private static void prepareDuckDb(DuckDbSource source, ConnectionConfig c) throws SQLException {
-    try (Statement statement = source.root().createStatement()) {
-      statement.execute("SET memory_limit = '" + duckDbMemoryLimit(c) + "'");
-      statement.execute("SET threads = " + duckDbThreads(c));
-    }
+    // Sonde's own generation first, on every core: the limits are for what callers run
     if (c.demo() && !DemoDatabase.isPresent(source.root())) {
       DemoDatabase.generate(source.root(), LocalDateTime.now(ZoneOffset.UTC));
     }
     try (Statement statement = source.root().createStatement()) {
+      statement.execute("SET memory_limit = '" + duckDbMemoryLimit(c) + "'");
+      statement.execute("SET threads = " + duckDbThreads(c));
       statement.execute("SET enable_external_access = false");
       statement.execute("SET lock_configuration = true");
     }

@@ -161,6 +161,17 @@ final class PostgresDialect extends Dialect {
     return out;
   }
 
+  /** char(n) is left as it is: its length is declared, and a cast to text would trim it. */
+  @Override
+  protected boolean isLongText(String typeName) {
+    return java.util.Set.of("text", "varchar", "json", "jsonb", "xml").contains(typeName);
+  }
+
+  @Override
+  boolean cutsLongValues() {
+    return true;
+  }
+
   /** The SQLSTATE of "cached plan must not change result type", after a column was added. */
   static final String STALE_PLAN = "0A000";
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.management.OperatingSystemMXBean;
+import dev.sonde.support.HeapPeak;
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
 import dev.sonde.support.ToolCalls;
@@ -179,5 +180,42 @@ class DuckDbLimitsTest {
     assertEquals(0, runaways(), "the runaway never ended");
     assertTrue(cpuFallsBack(5) < 0.5, "CPU stayed busy after the runaway ended");
     assertTrue(!busy || whileBusy > 0.5, "measured " + whileBusy + " cores while it ran");
+  }
+
+  /**
+   * A 200 MB value is cut by the engine before Sonde reads it: the call's heap peak stays far below
+   * the value's size, while the same value inside a list (which is not cut) shows the measure
+   * works.
+   */
+  @Test
+  void aHugeValueIsCutBeforeItIsRead() {
+    JsonObject[] answer = new JsonObject[1];
+    long cut =
+        HeapPeak.during(
+            () ->
+                answer[0] =
+                    tools.ok(
+                        "execute_query",
+                        sql("demo", "SELECT repeat('x', 200000000) AS v, 1 AS n")));
+    JsonArray row = answer[0].getJsonArray("rows").getJsonArray(0);
+    assertTrue(answer[0].getBoolean("truncated"), answer[0].encode().substring(0, 300));
+    assertTrue(row.getString(0).length() <= 4001, "" + row.getString(0).length());
+    assertEquals("v", answer[0].getJsonArray("columns").getJsonObject(0).getString("name"));
+    assertEquals("n", answer[0].getJsonArray("columns").getJsonObject(1).getString("name"));
+    assertTrue(cut < 100_000_000L, "heap grew by " + cut / 1_000_000 + " MB");
+    long whole =
+        HeapPeak.during(
+            () -> tools.ok("execute_query", sql("demo", "SELECT [repeat('x', 200000000)] AS v")));
+    assertTrue(
+        whole > 150_000_000L, "the control grew the heap by " + whole / 1_000_000 + " MB only");
+    // an ordered result keeps its order through the cut
+    JsonArray ordered =
+        tools
+            .ok(
+                "execute_query",
+                sql("demo", "SELECT i, 'v' || i AS s FROM range(5) t(i) ORDER BY i DESC -- last"))
+            .getJsonArray("rows");
+    assertEquals(4L, ((Number) ordered.getJsonArray(0).getValue(0)).longValue());
+    assertEquals("v0", ordered.getJsonArray(4).getString(1));
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sonde.support.HeapPeak;
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
 import dev.sonde.support.TestPostgres;
@@ -243,5 +244,40 @@ class PostgresWallsTest {
     List<String> shown = new ArrayList<>();
     row.getJsonArray(2).forEach(v -> shown.add(String.valueOf(v)));
     assertEquals(List.of("<b/>"), shown, answer.encode());
+  }
+
+  /**
+   * On JDBC a 200 MB value is cut by the server before the driver reads it; the reactive client
+   * reads a row whole, which the same measure shows.
+   */
+  @Test
+  void aHugeValueIsCutBeforeItIsRead() {
+    JsonObject[] answer = new JsonObject[1];
+    long cut =
+        HeapPeak.during(
+            () ->
+                answer[0] =
+                    tools.ok(
+                        "execute_query",
+                        sql("jdbcpg", "SELECT repeat('x', 200000000) AS v, 1 AS n;")));
+    JsonArray row = answer[0].getJsonArray("rows").getJsonArray(0);
+    assertTrue(answer[0].getBoolean("truncated"));
+    assertTrue(row.getString(0).length() <= 4001, "a cut value ends with an ellipsis");
+    assertEquals("text", answer[0].getJsonArray("columns").getJsonObject(0).getString("type"));
+    assertEquals("n", answer[0].getJsonArray("columns").getJsonObject(1).getString("name"));
+    assertTrue(cut < 100_000_000L, "heap grew by " + cut / 1_000_000 + " MB");
+    long whole =
+        HeapPeak.during(
+            () -> tools.ok("execute_query", sql("pg", "SELECT repeat('x', 200000000) AS v")));
+    assertTrue(
+        whole > 150_000_000L, "the reactive read grew the heap by " + whole / 1_000_000 + " MB");
+    // texts that cannot be wrapped still run as written, in the same transaction
+    assertEquals(
+        "on",
+        tools
+            .ok("execute_query", sql("jdbcpg", "SHOW default_transaction_read_only"))
+            .getJsonArray("rows")
+            .getJsonArray(0)
+            .getValue(0));
   }
 }
