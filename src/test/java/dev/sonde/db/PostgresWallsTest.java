@@ -247,8 +247,8 @@ class PostgresWallsTest {
   }
 
   /**
-   * On JDBC a 200 MB value is cut by the server before the driver reads it; the reactive client
-   * reads a row whole, which the same measure shows.
+   * On JDBC a 200 MB value is cut by the server before the driver reads it (the reactive client
+   * still reads a row whole).
    */
   @Test
   void aHugeValueIsCutBeforeItIsRead() {
@@ -266,11 +266,13 @@ class PostgresWallsTest {
     assertEquals("text", answer[0].getJsonArray("columns").getJsonObject(0).getString("type"));
     assertEquals("n", answer[0].getJsonArray("columns").getJsonObject(1).getString("name"));
     assertTrue(cut < 100_000_000L, "heap grew by " + cut / 1_000_000 + " MB");
+    // the measure sees a value that is not cut: one inside an array
     long whole =
         HeapPeak.during(
-            () -> tools.ok("execute_query", sql("pg", "SELECT repeat('x', 200000000) AS v")));
-    assertTrue(
-        whole > 150_000_000L, "the reactive read grew the heap by " + whole / 1_000_000 + " MB");
+            () ->
+                tools.ok(
+                    "execute_query", sql("jdbcpg", "SELECT ARRAY[repeat('x', 100000000)] AS v")));
+    assertTrue(whole > 80_000_000L, "the control grew the heap by " + whole / 1_000_000 + " MB");
     // texts that cannot be wrapped still run as written, in the same transaction
     assertEquals(
         "on",
