@@ -203,7 +203,7 @@ public final class DatabaseRegistry implements AutoCloseable {
    * Generates demo data if asked, bounds the instance (memory and threads), shuts its doors to
    * files and the network, and locks its configuration so that no statement can change any of it.
    */
-  private static void prepareDuckDb(DuckDbSource source, ConnectionConfig c) throws SQLException {
+  static void prepareDuckDb(DuckDbSource source, ConnectionConfig c) throws SQLException {
     // Sonde's own generation first, on every core: the limits are for what callers run
     if (c.demo() && !DemoDatabase.isPresent(source.root())) {
       DemoDatabase.generate(source.root(), LocalDateTime.now(ZoneOffset.UTC));
