@@ -421,6 +421,16 @@ public final class ConfigLoader {
               range(at + "maxChars", c.maxChars(), 100, 10_000_000);
               range(at + "maxSqlLength", c.maxSqlLength(), 100, 10_000_000);
               range(at + "queryTimeoutSeconds", c.queryTimeoutSeconds(), 1, 24 * 3600);
+              range(at + "threads", c.threads(), 0, 1024);
+              if (!c.memoryLimit().isEmpty()
+                  && !c.memoryLimit()
+                      .matches("(?i)\\d+(\\.\\d+)?\\s*(b|kb|mb|gb|tb|kib|mib|gib|tib)")) {
+                throw new ConfigException(
+                    "configuration key '"
+                        + at
+                        + "memoryLimit' must be a size such as 2GB or 512MiB, or empty for the"
+                        + " default");
+              }
             });
   }
 

@@ -76,7 +76,8 @@ public record SondeConfig(
 
   /**
    * One named connection and its limits. Secrets never sit here: {@code passwordEnv} names the
-   * environment variable that holds the password.
+   * environment variable that holds the password. {@code memoryLimit} and {@code threads} bound an
+   * embedded DuckDB instance ("" and 0: a quarter of the machine's memory, half its cores).
    */
   public record ConnectionConfig(
       String type,
@@ -93,12 +94,15 @@ public record SondeConfig(
       boolean readOnly,
       boolean write,
       String guard,
-      boolean rollups) {
+      boolean rollups,
+      String memoryLimit,
+      int threads) {
 
     /** What an entry under {@code databases.connections} starts from before its own keys apply. */
     public static ConnectionConfig template() {
       return new ConnectionConfig(
-          "duckdb", "", "", "", "", "", false, 1000, 4000, 65536, 30, true, false, "strict", false);
+          "duckdb", "", "", "", "", "", false, 1000, 4000, 65536, 30, true, false, "strict", false,
+          "", 0);
     }
   }
 
@@ -238,7 +242,9 @@ public record SondeConfig(
                     true,
                     false,
                     "strict",
-                    true))),
+                    true,
+                    "",
+                    0))),
         new DocsConfig(true, "docs-index", 20_000, 60, 48, 300, Map.of()),
         new TimeSeriesConfig("UTC", 30, Map.of()),
         new ReportsConfig("conf/report-templates"),

@@ -6,6 +6,7 @@ import dev.sonde.db.guard.FunctionPolicy;
 import dev.sonde.db.guard.SqlGuard;
 import dev.sonde.db.guard.VerdictCache;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonArray;
@@ -18,8 +19,15 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -40,6 +48,21 @@ public final class Database {
   private volatile long functionsReadAt;
   private static final long CATALOGUE_REREAD_MILLIS = 5_000;
   private final ReactivePostgres reactive;
+  private volatile List<String> privileged = List.of();
+
+  /** Statements the engine did not stop, whose discarded connections are still busy. */
+  private final AtomicInteger runaways = new AtomicInteger();
+
+  /** Texts whose result the reactive client cannot decode (xml, oid): read through JDBC. */
+  private final Set<String> jdbcOnly =
+      Collections.newSetFromMap(
+          Collections.synchronizedMap(
+              new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                  return size() > 256;
+                }
+              }));
 
   /** {@code reactive}, when given, runs the connection's queries; the rest goes through JDBC. */
   Database(
@@ -66,6 +89,15 @@ public final class Database {
 
   public ConnectionConfig config() {
     return config;
+  }
+
+  /** The role's privileges beyond reading data, found when the connection opened. */
+  void privileged(List<String> privileges) {
+    this.privileged = List.copyOf(privileges);
+  }
+
+  public List<String> privileged() {
+    return privileged;
   }
 
   public String dialectName() {
@@ -105,7 +137,7 @@ public final class Database {
     return workers.executeBlocking(
         () -> {
           try (Connection connection = source.borrow()) {
-            connection.setAutoCommit(false);
+            dialect.beginWrite(connection);
             try {
               T result = work.run(connection);
               connection.commit();
@@ -162,39 +194,132 @@ public final class Database {
   private Future<JsonObject> attempt(QueryRequest request, Consumer<Runnable> onCancel) {
     int maxRows = Math.max(1, Math.min(request.limit(), config.maxRows()));
     ValueRenderer renderer = new ValueRenderer(request.timeFormat(), request.zone());
-    if (reactive != null) {
-      return reactiveQuery(request, maxRows, renderer, onCancel);
+    if (reactive != null && !jdbcOnly.contains(request.sql())) {
+      return reactiveQuery(request, maxRows, renderer, onCancel)
+          .recover(
+              e -> {
+                if (!(e instanceof ReactivePostgres.NeedsJdbc)) {
+                  return Future.failedFuture(e);
+                }
+                jdbcOnly.add(request.sql());
+                return jdbcQuery(request, maxRows, renderer, onCancel);
+              });
     }
-    return read(
+    return jdbcQuery(request, maxRows, renderer, onCancel);
+  }
+
+  /** The read through JDBC: every engine but PostgreSQL's reactive client. */
+  private Future<JsonObject> jdbcQuery(
+      QueryRequest request, int maxRows, ValueRenderer renderer, Consumer<Runnable> onCancel) {
+    StatementStop stop = StatementStop.forRead(vertx, config.queryTimeoutSeconds());
+    return watchedRead(
+        stop,
         c -> {
-          String sql = checkRead(request.sql(), c);
-          long start = System.nanoTime();
-          // prepared, not a plain Statement: DuckDB's JDBC 1.5 hides a plain statement's error text
-          try (PreparedStatement statement = c.prepareStatement(dialect.forPrepare(sql))) {
-            // never ask for more than can be returned: N+1 rows tell whether there were more
-            statement.setMaxRows(maxRows + 1);
-            statement.setFetchSize(Math.min(maxRows + 1, 1000));
-            StatementStop stop = StatementStop.forRead(vertx, config.queryTimeoutSeconds());
-            stop.arm(() -> cancelQuietly(statement), onCancel);
-            try (ResultSet rs = statement.executeQuery()) {
-              return result(fetch(rs, renderer, maxRows), request, maxRows, start);
-            } catch (SQLException e) {
-              DatabaseException stopped = stop.reason();
-              if (stopped != null) {
-                throw stopped;
+          // armed before the statement is prepared: DuckDB folds constant calls while preparing
+          AtomicReference<Statement> running = new AtomicReference<>();
+          stop.arm(() -> cancelQuietly(running.get()), onCancel);
+          try {
+            String sql = checkRead(request.sql(), c);
+            long start = System.nanoTime();
+            // prepared, not a plain Statement: DuckDB's JDBC 1.5 hides a plain statement's error
+            PreparedStatement prepared = c.prepareStatement(dialect.forPrepare(sql));
+            running.set(prepared);
+            // asked only where values are cut: SQLite's driver fails on a statement without rows
+            ResultSetMetaData shape = dialect.cutsLongValues() ? prepared.getMetaData() : null;
+            JsonArray shown = shape == null ? null : columns(shape);
+            PreparedStatement cut = bounded(c, sql, shape);
+            if (cut != null) {
+              prepared.close();
+              prepared = cut;
+              running.set(cut);
+            }
+            try (PreparedStatement statement = prepared) {
+              // never ask for more than can be returned: N+1 rows tell whether there were more
+              statement.setMaxRows(maxRows + 1);
+              statement.setFetchSize(Math.min(maxRows + 1, 1000));
+              try (ResultSet rs = statement.executeQuery()) {
+                return result(fetch(rs, renderer, maxRows, shown), request, maxRows, start);
               }
-              if ("02000".equals(e.getSQLState())) {
-                throw noResultSet();
-              }
-              if (dialect.isStalePlan(e.getSQLState())) {
-                throw new StalePlan(new DatabaseException(name + ": " + dialect.errorText(e)));
-              }
-              throw e;
-            } finally {
-              stop.disarm();
+            }
+          } catch (SQLException e) {
+            DatabaseException stopped = stop.reason();
+            if (stopped != null) {
+              throw stopped;
+            }
+            if ("02000".equals(e.getSQLState())) {
+              throw noResultSet();
+            }
+            if (dialect.isStalePlan(e.getSQLState())) {
+              throw new StalePlan(new DatabaseException(name + ": " + dialect.errorText(e)));
+            }
+            throw e;
+          } finally {
+            stop.disarm();
+          }
+        });
+  }
+
+  /** How long a stopped statement may take to end before its connection is discarded. */
+  static final long RUNAWAY_GRACE_MILLIS = 3_000;
+
+  /**
+   * A read like {@link #read} whose {@code stop} can give up on it: when the engine has not ended
+   * the stopped statement within {@link #RUNAWAY_GRACE_MILLIS}, the caller is answered at once and
+   * the connection is discarded (a network driver's is closed now, which ends its wait; an embedded
+   * engine's is closed when the call returns, never under it).
+   */
+  private <T> Future<T> watchedRead(StatementStop stop, SqlWork<T> work) {
+    Promise<T> answer = Promise.promise();
+    AtomicReference<Connection> borrowed = new AtomicReference<>();
+    AtomicBoolean discarded = new AtomicBoolean();
+    boolean embedded = source instanceof DuckDbSource;
+    stop.onRunaway(
+        RUNAWAY_GRACE_MILLIS,
+        () -> {
+          if (discarded.compareAndSet(false, true)) {
+            runaways.incrementAndGet();
+            answer.tryFail(stop.runawayReason(name));
+            Connection c = borrowed.get();
+            if (c != null && !embedded) {
+              abandon(c);
             }
           }
         });
+    workers
+        .<T>executeBlocking(
+            () -> {
+              Connection connection = source.borrow();
+              borrowed.set(connection);
+              try {
+                dialect.beginRead(connection);
+                try {
+                  return work.run(connection);
+                } finally {
+                  if (!discarded.get()) {
+                    dialect.endRead(connection);
+                  }
+                }
+              } catch (SQLException e) {
+                throw new DatabaseException(name + ": " + dialect.errorText(e));
+              } finally {
+                if (discarded.get()) {
+                  abandon(connection);
+                  runaways.decrementAndGet();
+                } else {
+                  connection.close();
+                }
+              }
+            },
+            false)
+        .onComplete(
+            ar -> {
+              if (ar.succeeded()) {
+                answer.tryComplete(ar.result());
+              } else {
+                answer.tryFail(ar.cause());
+              }
+            });
+    return answer.future();
   }
 
   /**
@@ -326,34 +451,39 @@ public final class Database {
    * a query.
    */
   public Future<JsonObject> explain(String sql, boolean analyze, Consumer<Runnable> onCancel) {
-    return read(
+    StatementStop stop = StatementStop.forRead(vertx, config.queryTimeoutSeconds());
+    return watchedRead(
+        stop,
         c -> {
-          String statement = checkRead(sql, c);
+          AtomicReference<Statement> running = new AtomicReference<>();
+          stop.arm(() -> cancelQuietly(running.get()), onCancel);
           StringBuilder plan = new StringBuilder();
-          try (PreparedStatement st =
-              c.prepareStatement(dialect.forPrepare(dialect.explain(statement, analyze)))) {
-            StatementStop stop = StatementStop.forRead(vertx, config.queryTimeoutSeconds());
-            stop.arm(() -> cancelQuietly(st), onCancel);
-            try (ResultSet rs = st.executeQuery()) {
-              int columns = rs.getMetaData().getColumnCount();
-              while (rs.next()) {
-                for (int i = 1; i <= columns; i++) {
-                  String part = rs.getString(i);
-                  if (part != null && !(columns > 1 && i == 1 && part.endsWith("_plan"))) {
-                    plan.append(part).append(i < columns ? "  " : "");
+          try {
+            String statement = checkRead(sql, c);
+            try (PreparedStatement st =
+                c.prepareStatement(dialect.forPrepare(dialect.explain(statement, analyze)))) {
+              running.set(st);
+              try (ResultSet rs = st.executeQuery()) {
+                int columns = rs.getMetaData().getColumnCount();
+                while (rs.next() && plan.length() <= config.maxChars()) {
+                  for (int i = 1; i <= columns; i++) {
+                    String part = rs.getString(i);
+                    if (part != null && !(columns > 1 && i == 1 && part.endsWith("_plan"))) {
+                      plan.append(part).append(i < columns ? "  " : "");
+                    }
                   }
+                  plan.append('\n');
                 }
-                plan.append('\n');
               }
-            } catch (SQLException e) {
-              DatabaseException stopped = stop.reason();
-              if (stopped != null) {
-                throw stopped;
-              }
-              throw e;
-            } finally {
-              stop.disarm();
             }
+          } catch (SQLException e) {
+            DatabaseException stopped = stop.reason();
+            if (stopped != null) {
+              throw stopped;
+            }
+            throw e;
+          } finally {
+            stop.disarm();
           }
           boolean truncated = plan.length() > config.maxChars();
           return new JsonObject()
@@ -388,7 +518,7 @@ public final class Database {
           Connection c = source.borrow();
           boolean discard = false;
           try (Statement st = c.createStatement()) {
-            c.setAutoCommit(false);
+            dialect.beginWrite(c);
             StatementStop stop = StatementStop.forWrite(vertx, config.queryTimeoutSeconds());
             stop.arm(() -> cancelQuietly(st), onCancel);
             int affected;
@@ -449,6 +579,9 @@ public final class Database {
   }
 
   private static void cancelQuietly(Statement statement) {
+    if (statement == null) {
+      return;
+    }
     try {
       statement.cancel();
     } catch (SQLException | RuntimeException e) {
@@ -456,12 +589,54 @@ public final class Database {
     }
   }
 
-  /** Columns, then rows until one more than {@code maxRows} tells there were more. */
-  private static Fetched fetch(ResultSet rs, ValueRenderer renderer, int maxRows)
+  /**
+   * The statement that reads {@code sql} with its long text values cut by the engine to the
+   * character budget (one more, so the cut shows); null when none needs it or the engine refuses
+   * the wrapped text (then the statement runs as written, inside a savepoint's undo on engines
+   * whose transactions a failed statement ends).
+   */
+  private PreparedStatement bounded(Connection c, String sql, ResultSetMetaData shape)
+      throws SQLException {
+    String wrapped = dialect.bounded(sql, shape, config.maxChars() + 1);
+    if (wrapped == null) {
+      return null;
+    }
+    boolean savepoint = dialect.name().equals("postgres");
+    java.sql.Savepoint mark = savepoint ? c.setSavepoint() : null;
+    PreparedStatement cut = null;
+    try {
+      cut = c.prepareStatement(dialect.forPrepare(wrapped));
+      cut.getMetaData();
+      return cut;
+    } catch (SQLException e) {
+      if (cut != null) {
+        cut.close();
+      }
+      if (mark != null) {
+        c.rollback(mark);
+      }
+      return null;
+    }
+  }
+
+  /** The columns of a result as the answer names them: label and the engine's type name. */
+  private static JsonArray columns(ResultSetMetaData md) throws SQLException {
+    JsonArray columns = new JsonArray();
+    for (int i = 1; i <= md.getColumnCount(); i++) {
+      columns.add(
+          new JsonObject().put("name", md.getColumnLabel(i)).put("type", md.getColumnTypeName(i)));
+    }
+    return columns;
+  }
+
+  /**
+   * Columns ({@code shown}, or the result's own), then rows until one more than {@code maxRows}
+   * tells there were more.
+   */
+  private static Fetched fetch(ResultSet rs, ValueRenderer renderer, int maxRows, JsonArray shown)
       throws SQLException {
     ResultSetMetaData md = rs.getMetaData();
     int count = md.getColumnCount();
-    JsonArray columns = new JsonArray();
     int[] types = new int[count];
     for (int i = 1; i <= count; i++) {
       // PostgreSQL's driver reports timestamptz as a plain TIMESTAMP, read in the JVM's zone
@@ -469,9 +644,8 @@ public final class Database {
           "timestamptz".equals(md.getColumnTypeName(i))
               ? Types.TIMESTAMP_WITH_TIMEZONE
               : md.getColumnType(i);
-      columns.add(
-          new JsonObject().put("name", md.getColumnLabel(i)).put("type", md.getColumnTypeName(i)));
     }
+    JsonArray columns = shown != null ? shown : columns(md);
     List<JsonArray> fetched = new ArrayList<>();
     while (fetched.size() <= maxRows && rs.next()) {
       JsonArray row = new JsonArray();
@@ -572,17 +746,38 @@ public final class Database {
         .transform(
             ar ->
                 Future.succeededFuture(
-                    ar.succeeded()
-                        ? new JsonObject()
-                            .put("ok", true)
-                            .put("version", ar.result())
-                            .put("roundTripMs", (System.nanoTime() - start) / 1_000_000)
-                            .put("pool", pool())
-                        : new JsonObject().put("ok", false).put("error", ar.cause().getMessage())));
+                    withPrivileges(
+                        ar.succeeded()
+                            ? new JsonObject()
+                                .put("ok", true)
+                                .put("version", ar.result())
+                                .put("roundTripMs", (System.nanoTime() - start) / 1_000_000)
+                                .put("pool", pool())
+                            : new JsonObject()
+                                .put("ok", false)
+                                .put("error", ar.cause().getMessage()))));
+  }
+
+  /** Adds what health_check says about the role's privileges, when the dialect tells them. */
+  private JsonObject withPrivileges(JsonObject health) {
+    if (!dialect.name().equals("postgres")) {
+      return health;
+    }
+    health.put("privileged", new JsonArray(new ArrayList<>(privileged)));
+    if (!privileged.isEmpty()) {
+      health.put(
+          "warning",
+          "the role has "
+              + String.join(", ", privileged)
+              + ": it can run programs or touch files on the server, so one statement that passed"
+              + " every wall could do so; use a role without these privileges");
+    }
+    return health;
   }
 
   private JsonObject pool() {
-    return reactive == null ? source.usage() : source.usage().mergeIn(reactive.usage());
+    JsonObject usage = source.usage().put("runaway", runaways.get());
+    return reactive == null ? usage : usage.mergeIn(reactive.usage());
   }
 
   void close() {

@@ -99,7 +99,7 @@ public final class DatabaseRegistry implements AutoCloseable {
       case "jdbc" -> {
         Dialect dialect = jdbcDialect(c.url(), c.queryTimeoutSeconds());
         PooledSource source = jdbcSource(c, dialect, c.url(), c.user(), password(c));
-        yield new Database(vertx, name, c, dialect, source, null, workers);
+        yield privileged(new Database(vertx, name, c, dialect, source, null, workers), source);
       }
       case "postgres" -> {
         PostgresUrl url = PostgresUrl.parse(c.url(), c.user(), password(c));
@@ -108,10 +108,37 @@ public final class DatabaseRegistry implements AutoCloseable {
         PooledSource source = jdbcSource(c, dialect, url.jdbcUrl(), url.user(), url.password());
         ReactivePostgres reads =
             new ReactivePostgres(vertx, name, url, poolSize, c.queryTimeoutSeconds());
-        yield new Database(vertx, name, c, dialect, source, reads, workers);
+        yield privileged(new Database(vertx, name, c, dialect, source, reads, workers), source);
       }
       default -> throw new SQLException("unknown connection type " + c.type());
     };
+  }
+
+  /**
+   * On PostgreSQL, the role's privileges beyond reading data (superuser, running programs, reading
+   * or writing server files), logged once here and shown by health_check; the connection still
+   * serves.
+   */
+  private static Database privileged(Database database, PooledSource source) throws SQLException {
+    if (!database.dialectName().equals("postgres")) {
+      return database;
+    }
+    List<String> privileges;
+    try (java.sql.Connection c = source.borrow()) {
+      privileges = PostgresDialect.privileges(c);
+    } catch (SQLException e) {
+      database.close();
+      throw e;
+    }
+    database.privileged(privileges);
+    if (!privileges.isEmpty()) {
+      LOG.warn(
+          "connection {} logs in with a role that has {}: the read-only guard and the engine's"
+              + " read-only transactions are then its only walls; give it a role without them",
+          database.name(),
+          privileges);
+    }
+    return database;
   }
 
   /** A pool for {@code url}, tried once now so that an unreachable server is reported at start. */
@@ -127,10 +154,16 @@ public final class DatabaseRegistry implements AutoCloseable {
     }
     PooledSource source =
         new PooledSource(
-            url, user, password, config.jobs().workerPoolSize(), dialect.connectionProperties());
+            url,
+            user,
+            password,
+            config.jobs().workerPoolSize(),
+            dialect.connectionProperties(),
+            dialect.wall());
     try (java.sql.Connection probe = source.borrow()) {
       probe.isValid(5);
-    } catch (SQLException e) {
+      dialect.verify(probe);
+    } catch (SQLException | RuntimeException e) {
       source.close();
       throw e;
     }
@@ -166,14 +199,47 @@ public final class DatabaseRegistry implements AutoCloseable {
     return resolved.toAbsolutePath().toString();
   }
 
-  /** Generates demo data if asked, then shuts the instance's doors to files and the network. */
-  private static void prepareDuckDb(DuckDbSource source, ConnectionConfig c) throws SQLException {
+  /**
+   * Generates demo data if asked, bounds the instance (memory and threads), shuts its doors to
+   * files and the network, and locks its configuration so that no statement can change any of it.
+   */
+  static void prepareDuckDb(DuckDbSource source, ConnectionConfig c) throws SQLException {
+    // Sonde's own generation first, on every core: the limits are for what callers run
     if (c.demo() && !DemoDatabase.isPresent(source.root())) {
       DemoDatabase.generate(source.root(), LocalDateTime.now(ZoneOffset.UTC));
     }
     try (Statement statement = source.root().createStatement()) {
+      statement.execute("SET memory_limit = '" + duckDbMemoryLimit(c) + "'");
+      statement.execute("SET threads = " + duckDbThreads(c));
       statement.execute("SET enable_external_access = false");
+      statement.execute("SET lock_configuration = true");
     }
+  }
+
+  /**
+   * The connection's {@code memoryLimit}, or a quarter of the machine's memory (at least 256 MiB).
+   * DuckDB's memory is outside the JVM's heap, whose own default maximum is another quarter: the
+   * two together leave half the machine to everything else. DuckDB's own default is 80 %.
+   */
+  static String duckDbMemoryLimit(ConnectionConfig c) {
+    if (!c.memoryLimit().isBlank()) {
+      return c.memoryLimit().replace(" ", "");
+    }
+    long total =
+        ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+            .getTotalMemorySize();
+    return Math.max(256, total / 4 / (1024 * 1024)) + "MiB";
+  }
+
+  /**
+   * The connection's {@code threads}, or half the cores (at least one): one statement cannot take
+   * every core from the event loops and the other workers.
+   */
+  static int duckDbThreads(ConnectionConfig c) {
+    return c.threads() > 0
+        ? c.threads()
+        : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
   }
 
   private static Dialect jdbcDialect(String url, int timeoutSeconds) {

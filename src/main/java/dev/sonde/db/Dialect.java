@@ -7,6 +7,7 @@ import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -46,6 +47,73 @@ public abstract class Dialect {
   /** JDBC properties every connection of this engine opens with. */
   public Map<String, String> connectionProperties() {
     return Map.of();
+  }
+
+  /**
+   * Checks a newly opened pool's first connection: it must be as {@link #connectionProperties}
+   * asked, or the pool is refused.
+   */
+  public void verify(Connection connection) throws SQLException {}
+
+  /**
+   * What every JDBC connection of this engine is wrapped in, so that no text reaches the driver
+   * that it would run as more than one statement; null when the driver runs only one.
+   */
+  StatementWall wall() {
+    return null;
+  }
+
+  /** Starts a transaction that may change data (a write, or Sonde's own rollups). */
+  public void beginWrite(Connection connection) throws SQLException {
+    connection.setAutoCommit(false);
+  }
+
+  /** A text that starts as a query can be read from as a subquery. */
+  private static final java.util.regex.Pattern QUERY_START =
+      java.util.regex.Pattern.compile(
+          "(?is)^(\\s|--[^\\n\\r]*|/\\*.*?\\*/)*(SELECT|WITH|VALUES|TABLE|FROM|\\().*");
+
+  /** Whether long text values are cut by the engine ({@link #bounded}) on this engine. */
+  boolean cutsLongValues() {
+    return false;
+  }
+
+  /** Whether the engine cuts a value of this column type with {@code left(value::text, n)}. */
+  protected boolean isLongText(String typeName) {
+    return false;
+  }
+
+  /**
+   * The statement that reads {@code sql}'s result with every long text column cut by the engine to
+   * {@code chars} characters, so a huge value never reaches Sonde whole; null when no column needs
+   * it or the text cannot be wrapped. Columns are renamed by position (c1, c2, …), so duplicate or
+   * missing names do not matter; their names for the answer come from {@code md}.
+   */
+  String bounded(String sql, ResultSetMetaData md, int chars) throws SQLException {
+    if (md == null || !QUERY_START.matcher(sql).matches()) {
+      return null;
+    }
+    int count = md.getColumnCount();
+    StringBuilder select = new StringBuilder("SELECT ");
+    StringBuilder names = new StringBuilder();
+    boolean cut = false;
+    for (int i = 1; i <= count; i++) {
+      String column = "q.c" + i;
+      if (isLongText(md.getColumnTypeName(i))) {
+        cut = true;
+        select.append("left(").append(column).append("::text, ").append(chars).append(')');
+      } else {
+        select.append(column);
+      }
+      select.append(i < count ? ", " : "");
+      names.append('c').append(i).append(i < count ? ", " : "");
+    }
+    String body = sql.strip();
+    while (body.endsWith(";")) {
+      body = body.substring(0, body.length() - 1).strip();
+    }
+    // on lines of their own: a trailing line comment in the text must not swallow the rest
+    return cut ? select + " FROM (\n" + body + "\n) AS q(" + names + ")" : null;
   }
 
   /** What the engine said went wrong, in one line for the caller. */

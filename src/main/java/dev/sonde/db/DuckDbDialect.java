@@ -53,6 +53,16 @@ final class DuckDbDialect extends Dialect {
   }
 
   @Override
+  boolean cutsLongValues() {
+    return true;
+  }
+
+  @Override
+  protected boolean isLongText(String typeName) {
+    return typeName.equals("VARCHAR") || typeName.equals("JSON");
+  }
+
+  @Override
   public void beginRead(Connection connection) throws SQLException {
     try (Statement statement = connection.createStatement()) {
       statement.execute("BEGIN TRANSACTION READ ONLY");

@@ -33,6 +33,22 @@ final class MySqlDialect extends Dialect {
     return true;
   }
 
+  /**
+   * A connection must not run several statements from one text (allowMultiQueries, off by default
+   * in both drivers): two harmless SELECTs in one text must fail.
+   */
+  @Override
+  public void verify(Connection connection) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("SELECT 1; SELECT 2");
+    } catch (SQLException e) {
+      return;
+    }
+    throw new SQLException(
+        "the connection runs several statements from one text (allowMultiQueries);"
+            + " remove allowMultiQueries from the URL");
+  }
+
   @Override
   public String quote(String identifier) {
     return '`' + identifier.replace("`", "``") + '`';

@@ -14,13 +14,22 @@ import java.util.Map;
 final class PooledSource implements ConnectionSource {
   private final AgroalDataSource pool;
   private final int max;
+  private final StatementWall wall;
 
   /**
-   * {@code properties} are JDBC connection properties the dialect needs (e.g. PostgreSQL options).
+   * {@code properties} are JDBC connection properties the dialect needs (e.g. PostgreSQL options);
+   * {@code wall}, when given, wraps every connection lent (see {@link StatementWall}).
    */
-  PooledSource(String url, String user, String password, int max, Map<String, String> properties)
+  PooledSource(
+      String url,
+      String user,
+      String password,
+      int max,
+      Map<String, String> properties,
+      StatementWall wall)
       throws SQLException {
     this.max = max;
+    this.wall = wall;
     AgroalDataSourceConfigurationSupplier config = new AgroalDataSourceConfigurationSupplier();
     config
         .connectionPoolConfiguration()
@@ -54,7 +63,8 @@ final class PooledSource implements ConnectionSource {
 
   @Override
   public Connection borrow() throws SQLException {
-    return pool.getConnection();
+    Connection connection = pool.getConnection();
+    return wall == null ? connection : wall.wrap(connection);
   }
 
   @Override

@@ -14,6 +14,10 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.postgresql.PGConnection;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.Parser;
+import org.postgresql.jdbc.PreferQueryMode;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
 
@@ -56,14 +60,130 @@ final class PostgresDialect extends Dialect {
     return true;
   }
 
-  /** The statement timeout is set once per connection, not in every read's transaction. */
+  /**
+   * Every connection opens read-only by default ({@code default_transaction_read_only}, so even a
+   * statement that somehow ran outside a read's transaction could not write; writes open a
+   * read-write transaction explicitly) with the statement timeout, and uses the extended protocol
+   * for every statement: one Parse message per statement, which the server refuses to hold more
+   * than one command.
+   */
   @Override
   public Map<String, String> connectionProperties() {
     return Map.of(
         "options",
-        "-c statement_timeout=" + serverTimeoutMillis(timeoutSeconds),
+        "-c statement_timeout="
+            + serverTimeoutMillis(timeoutSeconds)
+            + " -c default_transaction_read_only=on",
         "readOnlyMode",
-        "transaction");
+        "transaction",
+        "preferQueryMode",
+        "extended");
+  }
+
+  /**
+   * Refuses a pool whose connections do not open as {@link #connectionProperties} asks (a URL's own
+   * {@code options} or {@code preferQueryMode} win over Sonde's properties in the driver).
+   */
+  @Override
+  public void verify(Connection connection) throws SQLException {
+    PreferQueryMode mode = connection.unwrap(PGConnection.class).getPreferQueryMode();
+    if (mode != PreferQueryMode.EXTENDED && mode != PreferQueryMode.EXTENDED_CACHE_EVERYTHING) {
+      throw new SQLException(
+          "preferQueryMode "
+              + mode.value()
+              + " sends text through the simple protocol, which runs every statement in it;"
+              + " remove preferQueryMode from the URL (Sonde uses extended)");
+    }
+    try (Statement st = connection.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT current_setting('default_transaction_read_only'),"
+                    + " current_setting('statement_timeout')")) {
+      rs.next();
+      if (!"on".equals(rs.getString(1))) {
+        throw new SQLException(
+            "connections do not open with default_transaction_read_only=on (does the URL set its"
+                + " own options? remove them: Sonde sets the connection's options)");
+      }
+    }
+  }
+
+  /** Writes open a read-write transaction: connections open read-only by default. */
+  @Override
+  public void beginWrite(Connection connection) throws SQLException {
+    super.beginWrite(connection);
+    try (Statement st = connection.createStatement()) {
+      st.execute("SET TRANSACTION READ WRITE");
+    }
+  }
+
+  /**
+   * pgjdbc's own parser decides how many statements it sends for a text; exactly one may go, and
+   * only through the extended protocol.
+   */
+  @Override
+  StatementWall wall() {
+    return new StatementWall() {
+      @Override
+      void before(Connection connection, String sql, boolean prepared) throws SQLException {
+        BaseConnection pg = connection.unwrap(BaseConnection.class);
+        PreferQueryMode mode = pg.getPreferQueryMode();
+        if (mode != PreferQueryMode.EXTENDED && mode != PreferQueryMode.EXTENDED_CACHE_EVERYTHING) {
+          throw new DatabaseException(
+              "refused: the connection is in preferQueryMode " + mode.value());
+        }
+        boolean standard = pg.getStandardConformingStrings();
+        // as the driver reads it with escape processing (the default), and as written
+        int escaped =
+            Parser.parseJdbcSql(
+                    Parser.replaceProcessing(sql, true, standard),
+                    standard,
+                    prepared,
+                    true,
+                    false,
+                    false)
+                .size();
+        int raw = Parser.parseJdbcSql(sql, standard, prepared, true, false, false).size();
+        if (escaped != 1 || raw != 1) {
+          throw StatementWall.refused("the PostgreSQL driver", escaped != 1 ? escaped : raw);
+        }
+      }
+    };
+  }
+
+  /**
+   * The role's privileges beyond reading data: superuser, and membership of the roles that run
+   * programs or read and write files on the server. Reported, not refused.
+   */
+  static List<String> privileges(Connection connection) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (Statement st = connection.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                """
+                SELECT 'superuser' FROM pg_roles WHERE rolname = current_user AND rolsuper
+                UNION ALL
+                SELECT r.rolname FROM pg_roles r
+                 WHERE r.rolname IN ('pg_execute_server_program', 'pg_read_server_files',
+                                     'pg_write_server_files')
+                   AND pg_has_role(current_user, r.oid, 'MEMBER')
+                """)) {
+      while (rs.next()) {
+        out.add(rs.getString(1));
+      }
+    }
+    return out;
+  }
+
+  /** char(n) is left as it is: its length is declared, and a cast to text would trim it. */
+  @Override
+  protected boolean isLongText(String typeName) {
+    return java.util.Set.of("text", "varchar", "json", "jsonb", "xml").contains(typeName);
+  }
+
+  @Override
+  boolean cutsLongValues() {
+    return true;
   }
 
   /** Judged by {@code pg_proc}: volatility and whether a function runs as its owner. */

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -114,11 +115,18 @@ final class ReactivePostgres {
                                               : failure(done.cause(), stop))
                                       : read.result().columnDescriptors() == null
                                           ? Future.failedFuture(database.noResultSet())
-                                          : Future.succeededFuture(
-                                              rendered(read.result(), renderer)));
+                                          : rendering(read.result(), renderer));
                         });
               });
         });
+  }
+
+  private static Future<Fetched> rendering(RowSet<Row> rows, ValueRenderer renderer) {
+    try {
+      return Future.succeededFuture(rendered(rows, renderer));
+    } catch (NeedsJdbc e) {
+      return Future.failedFuture(e);
+    }
   }
 
   /** The statements prepared on the server session behind {@code connection}. */
@@ -190,10 +198,26 @@ final class ReactivePostgres {
     return new DatabaseException(name + ": " + message);
   }
 
+  /**
+   * Types the reactive client reads in binary and cannot decode (it hands null for every value): a
+   * result with one of them is read through JDBC instead.
+   */
+  static final Set<String> UNDECODED = Set.of("xml", "_xml", "oid", "_oid");
+
+  /** A result the reactive client could not decode: the read is run again through JDBC. */
+  static final class NeedsJdbc extends RuntimeException {
+    NeedsJdbc(String type) {
+      super("the reactive client cannot decode " + type, null, false, false);
+    }
+  }
+
   private static Fetched rendered(RowSet<Row> rows, ValueRenderer renderer) {
     JsonArray columns = new JsonArray();
     List<ColumnDescriptor> descriptors = rows.columnDescriptors();
     for (ColumnDescriptor column : descriptors) {
+      if (UNDECODED.contains(typeName(column))) {
+        throw new NeedsJdbc(typeName(column));
+      }
       columns.add(new JsonObject().put("name", column.name()).put("type", typeName(column)));
     }
     List<JsonArray> out = new ArrayList<>(rows.size());

@@ -16,6 +16,8 @@ final class StatementStop {
   private volatile boolean cancelled;
   private volatile boolean finished;
   private long timer = -1;
+  private long graceMillis;
+  private Runnable runaway;
 
   private StatementStop(Vertx vertx, int timeoutSeconds, String afterTimeout) {
     this.vertx = vertx;
@@ -47,6 +49,7 @@ final class StatementStop {
               if (!finished) {
                 timedOut = true;
                 stop.run();
+                watch();
               }
             });
     onCancel.accept(
@@ -54,8 +57,47 @@ final class StatementStop {
           if (!finished) {
             cancelled = true;
             stop.run();
+            watch();
           }
         });
+  }
+
+  /**
+   * {@code runaway} runs when a stopped statement has still not ended {@code graceMillis} later:
+   * the engine could not interrupt it (DuckDB cannot stop one long function call).
+   */
+  StatementStop onRunaway(long graceMillis, Runnable runaway) {
+    this.graceMillis = graceMillis;
+    this.runaway = runaway;
+    return this;
+  }
+
+  private void watch() {
+    Runnable then = runaway;
+    if (then != null) {
+      vertx.setTimer(
+          graceMillis,
+          id -> {
+            if (!finished) {
+              then.run();
+            }
+          });
+    }
+  }
+
+  /** What the caller hears about a statement the engine did not stop. */
+  DatabaseException runawayReason(String name) {
+    return new DatabaseException(
+        name
+            + ": "
+            + (timedOut
+                ? "the statement ran longer than " + timeoutSeconds + " s"
+                : "the statement was cancelled")
+            + " and the engine did not stop it within "
+            + graceMillis / 1000
+            + " s; its connection was discarded and the engine may keep working on it until"
+            + " it ends. Do not run it again"
+            + afterTimeout);
   }
 
   void disarm() {

@@ -51,6 +51,10 @@ final class ValueRenderer {
             value instanceof OffsetDateTime o ? o : rs.getObject(column, OffsetDateTime.class);
         return time(odt.toInstant(), odt.getNano());
       }
+      case Types.SQLXML -> {
+        // the driver's SQLXML object names itself; its text is the value
+        return rs.getString(column);
+      }
       case Types.DATE, Types.TIME, Types.TIME_WITH_TIMEZONE -> {
         return value.toString();
       }

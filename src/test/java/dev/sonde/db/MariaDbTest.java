@@ -29,6 +29,7 @@ class MariaDbTest {
   static Path dataDir;
   static InProcessSonde sonde;
   static HttpMcpClient client;
+  static String url;
 
   @BeforeAll
   static void start() throws Exception {
@@ -93,6 +94,7 @@ class MariaDbTest {
       st.execute("INSERT INTO shop.customers VALUES (1, 'Ana'), (2, 'Bo')");
       st.execute("INSERT INTO shop.orders VALUES (1, 1, 12.50), (2, 1, 7.25), (3, 2, 100.00)");
     }
+    MariaDbTest.url = url;
     sonde =
         new InProcessSonde(
             Map.of(
@@ -101,7 +103,10 @@ class MariaDbTest {
                 "databases.connections.maria.url", url + "shop?user=root",
                 "databases.connections.mariaengine.type", "jdbc",
                 "databases.connections.mariaengine.url", url + "shop?user=root",
-                "databases.connections.mariaengine.guard", "engine-only"));
+                "databases.connections.mariaengine.guard", "engine-only",
+                "databases.connections.mariamulti.type", "jdbc",
+                "databases.connections.mariamulti.url",
+                    url + "shop?user=root&allowMultiQueries=true"));
     client = new HttpMcpClient(sonde.port());
     client.initialize("2025-11-25");
   }
@@ -175,11 +180,13 @@ class MariaDbTest {
     assertTrue(
         refused("execute_query", new JsonObject().put("sql", "SELECT LOAD_FILE('/etc/passwd')"))
             .contains("load_file() is not allowed"));
+    // engine-only still refuses a statement that is not a read by its first keyword (MariaDB has
+    // no write behind a read's keyword to leave to its READ ONLY transaction)
     String engine =
         refused(
             "execute_query",
             new JsonObject().put("sql", "DELETE FROM orders").put("connection", "mariaengine"));
-    assertTrue(engine.toUpperCase().contains("READ ONLY"), engine);
+    assertTrue(engine.contains("DELETE is not a read"), engine);
     assertEquals(
         3,
         ok("execute_query", new JsonObject().put("sql", "SELECT count(*) FROM orders"))
@@ -192,5 +199,78 @@ class MariaDbTest {
             .getJsonObject("maria")
             .getString("version")
             .contains("MariaDB"));
+  }
+
+  static long canary() throws Exception {
+    try (Connection c = DriverManager.getConnection(url + "walls?user=root");
+        Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM canary")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /**
+   * Below the guard: the driver of Sonde's pool does not run a second statement from one text, and
+   * a connection that would (allowMultiQueries) is not opened.
+   */
+  @Test
+  void oneTextIsNeverTwoStatements() throws Exception {
+    // a database of its own, dropped afterwards: the schema test lists every database
+    try (Connection c = DriverManager.getConnection(url + "?user=root");
+        Statement st = c.createStatement()) {
+      st.execute("CREATE DATABASE walls");
+      st.execute("CREATE TABLE walls.canary (v INT)");
+    }
+    try {
+      twoStatementsNeverRun();
+    } finally {
+      try (Connection c = DriverManager.getConnection(url + "?user=root");
+          Statement st = c.createStatement()) {
+        st.execute("DROP DATABASE walls");
+      }
+    }
+  }
+
+  private void twoStatementsNeverRun() throws Exception {
+    MySqlDialect dialect = new MySqlDialect(30);
+    try (PooledSource source =
+            new PooledSource(
+                url + "walls?user=root",
+                "",
+                "",
+                1,
+                dialect.connectionProperties(),
+                dialect.wall());
+        Connection c = source.borrow()) {
+      dialect.verify(c);
+      for (String two :
+          java.util.List.of(
+              "SELECT 1; INSERT INTO canary VALUES (666)",
+              "SELECT 1 --x\r; INSERT INTO canary VALUES (666)")) {
+        try (Statement st = c.createStatement()) {
+          org.junit.jupiter.api.Assertions.assertThrows(
+              java.sql.SQLException.class, () -> st.execute(two));
+        }
+        try (java.sql.PreparedStatement ps = c.prepareStatement(two)) {
+          org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class, ps::execute);
+        } catch (java.sql.SQLException refusedAtPrepare) {
+          // the server refused it while preparing: nothing ran either
+        }
+      }
+    }
+    assertEquals(0, canary());
+    JsonObject multi =
+        ok("health_check", new JsonObject())
+            .getJsonObject("connections")
+            .getJsonObject("mariamulti");
+    assertEquals(false, multi.getBoolean("ok"), multi.encode());
+    assertTrue(multi.getString("error").contains("allowMultiQueries"), multi.encode());
+    try (Connection c =
+        DriverManager.getConnection(url + "shop?user=root&allowMultiQueries=true")) {
+      org.junit.jupiter.api.Assertions.assertThrows(
+          java.sql.SQLException.class, () -> new MySqlDialect(30).verify(c));
+    }
+    assertEquals(0, canary(), "the verification runs only SELECTs");
   }
 }

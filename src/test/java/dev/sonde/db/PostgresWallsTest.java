@@ -1,0 +1,285 @@
+package dev.sonde.db;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sonde.support.HeapPeak;
+import dev.sonde.support.HttpMcpClient;
+import dev.sonde.support.InProcessSonde;
+import dev.sonde.support.TestPostgres;
+import dev.sonde.support.ToolCalls;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Issue 17 on PostgreSQL with a superuser role, as the attacker had it: whatever the guard lets
+ * through, the JDBC driver is never handed a text it would run as several statements, every pooled
+ * connection opens read-only, and the role's privileges are reported.
+ */
+class PostgresWallsTest {
+  static TestPostgres postgres;
+  static String url;
+  static Path marker;
+  static InProcessSonde sonde;
+  static ToolCalls tools;
+  static HttpMcpClient client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    postgres = TestPostgres.start();
+    url = postgres.createDatabase("walls");
+    marker = Files.createTempDirectory("sonde-walls-").resolve("marker.txt");
+    try (Connection db = DriverManager.getConnection(url);
+        Statement st = db.createStatement()) {
+      st.execute("CREATE TABLE canary (v int)");
+      st.execute(
+          "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'walls_reader') THEN"
+              + " CREATE ROLE walls_reader LOGIN; END IF;"
+              + " IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'walls_files') THEN"
+              + " CREATE ROLE walls_files LOGIN; END IF; END $$");
+      st.execute("GRANT SELECT ON canary TO walls_reader");
+      st.execute("GRANT pg_read_server_files TO walls_files");
+    }
+    Map<String, String> config = new HashMap<>();
+    config.put("databases.defaultConnection", "pg");
+    for (String type : List.of("postgres", "jdbc")) {
+      String name = type.equals("postgres") ? "pg" : "jdbcpg";
+      put(config, name, type, url);
+      put(config, name + "write", type, url);
+      config.put("databases.connections." + name + "write.readOnly", "false");
+      config.put("databases.connections." + name + "write.write", "true");
+    }
+    put(config, "reader", "jdbc", url.replace("user=postgres", "user=walls_reader"));
+    put(config, "files", "postgres", url.replace("user=postgres", "user=walls_files"));
+    sonde = new InProcessSonde(config);
+    client = new HttpMcpClient(sonde.port());
+    client.initialize("2025-11-25");
+    tools = new ToolCalls(client);
+  }
+
+  private static void put(Map<String, String> config, String name, String type, String url) {
+    config.put("databases.connections." + name + ".type", type);
+    config.put("databases.connections." + name + ".url", url);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (client != null) {
+      client.close();
+      sonde.close();
+    }
+    postgres.close();
+  }
+
+  static JsonObject sql(String connection, String sql) {
+    return new JsonObject().put("connection", connection).put("sql", sql);
+  }
+
+  static long canary(int value) throws SQLException {
+    try (Connection admin = DriverManager.getConnection(url);
+        Statement st = admin.createStatement();
+        ResultSet rs = st.executeQuery("SELECT count(*) FROM canary WHERE v = " + value)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** The attacker's texts: each hides a second statement behind a comment ended by a CR. */
+  private static List<String> smuggled() {
+    return List.of(
+        "SELECT 1 --x\r; COPY (SELECT 1) TO PROGRAM 'touch " + marker + "'",
+        "SELECT 1 --x\r; COMMIT; INSERT INTO canary VALUES (666)",
+        "SELECT 1 --x\r; COMMIT; SET statement_timeout = 0");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg"})
+  void aSecondStatementNeverRunsThroughAnyReadTool(String connection) throws Exception {
+    for (String text : smuggled()) {
+      tools.refused("execute_query", sql(connection, text));
+      for (boolean analyze : List.of(false, true)) {
+        tools.refused("explain_query", sql(connection, text).put("analyze", analyze));
+      }
+    }
+    assertFalse(Files.exists(marker), "COPY TO PROGRAM ran");
+    assertEquals(0, canary(666), "the smuggled INSERT was committed");
+    // every pooled connection the reads may get keeps its timeout (no SET survived a COMMIT)
+    for (int i = 0; i < 24; i++) {
+      for (String c : List.of(connection, connection + "write")) {
+        Object timeout =
+            tools
+                .ok("execute_query", sql(c, "SHOW statement_timeout"))
+                .getJsonArray("rows")
+                .getJsonArray(0)
+                .getValue(0);
+        assertNotEquals("0", timeout);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"pgwrite", "jdbcpgwrite"})
+  void aWriteRunsOneStatementInAReadWriteTransaction(String connection) throws Exception {
+    tools.refused(
+        "execute_write",
+        sql(
+            connection,
+            "INSERT INTO canary VALUES (7) --x\r; COMMIT; INSERT INTO canary VALUES (666)"));
+    assertEquals(0, canary(666));
+    assertEquals(0, canary(7), "nothing of a refused write reaches the server");
+    long before = canary(8);
+    assertEquals(
+        1,
+        tools
+            .ok("execute_write", sql(connection, "INSERT INTO canary VALUES (8)"))
+            .getInteger("affected_rows"));
+    assertEquals(before + 1, canary(8), "writes open read-write transactions explicitly");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg", "pgwrite", "jdbcpgwrite"})
+  void everyConnectionOpensReadOnly(String connection) {
+    assertEquals(
+        "on",
+        tools
+            .ok("execute_query", sql(connection, "SHOW default_transaction_read_only"))
+            .getJsonArray("rows")
+            .getJsonArray(0)
+            .getValue(0));
+  }
+
+  /** Below the tools, without the guard: the pool's connections themselves refuse. */
+  @Test
+  void theJdbcPoolRefusesSeveralStatementsWithoutTheGuard() throws Exception {
+    PostgresDialect dialect = new PostgresDialect(30);
+    try (PooledSource source =
+            new PooledSource(url, "", "", 2, dialect.connectionProperties(), dialect.wall());
+        Connection c = source.borrow()) {
+      dialect.verify(c);
+      String two = "SELECT 1; INSERT INTO canary VALUES (666)";
+      assertThrows(DatabaseException.class, () -> c.prepareStatement(two));
+      try (Statement st = c.createStatement()) {
+        DatabaseException refusal = assertThrows(DatabaseException.class, () -> st.execute(two));
+        assertTrue(refusal.getMessage().contains("2 statements"), refusal.getMessage());
+        assertThrows(
+            DatabaseException.class,
+            () -> st.executeUpdate("INSERT INTO canary VALUES (666); COMMIT"));
+        // one statement outside any transaction still cannot write
+        SQLException readOnly =
+            assertThrows(
+                SQLException.class, () -> st.executeUpdate("INSERT INTO canary VALUES (666)"));
+        assertTrue(readOnly.getMessage().contains("read-only transaction"), readOnly.getMessage());
+      }
+    }
+    assertEquals(0, canary(666));
+  }
+
+  @Test
+  void aUrlThatUndoesTheWallsIsRefused() throws Exception {
+    PostgresDialect dialect = new PostgresDialect(30);
+    for (String bad :
+        List.of(
+            url + "&preferQueryMode=simple",
+            url + "&preferQueryMode=extendedForPrepared",
+            url + "&options=-c%20search_path%3Dpublic")) {
+      try (PooledSource source =
+              new PooledSource(bad, "", "", 1, dialect.connectionProperties(), dialect.wall());
+          Connection c = source.borrow()) {
+        assertThrows(SQLException.class, () -> dialect.verify(c), bad);
+      }
+    }
+  }
+
+  @Test
+  void healthNamesTheRolesPrivileges() {
+    JsonObject connections =
+        tools.ok("health_check", new JsonObject()).getJsonObject("connections");
+    for (String name : List.of("pg", "jdbcpg")) {
+      JsonObject health = connections.getJsonObject(name);
+      assertTrue(health.getBoolean("ok"), health.encode());
+      List<Object> privileged = health.getJsonArray("privileged").getList();
+      assertTrue(privileged.contains("superuser"), health.encode());
+      assertTrue(privileged.contains("pg_execute_server_program"), health.encode());
+      assertTrue(health.getString("warning").contains("superuser"), health.encode());
+    }
+    assertEquals(new JsonArray(), connections.getJsonObject("reader").getJsonArray("privileged"));
+    assertFalse(connections.getJsonObject("reader").containsKey("warning"));
+    assertEquals(
+        new JsonArray().add("pg_read_server_files"),
+        connections.getJsonObject("files").getJsonArray("privileged"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg"})
+  void xmlAndOidAreText(String connection) {
+    JsonObject answer =
+        tools.ok(
+            "execute_query",
+            sql(
+                connection,
+                "SELECT '<a>1</a>'::xml AS x, 'pg_class'::regclass::oid AS o,"
+                    + " ARRAY['<b/>'::xml] AS xs"));
+    JsonArray row = answer.getJsonArray("rows").getJsonArray(0);
+    assertEquals("<a>1</a>", row.getValue(0), answer.encode());
+    assertEquals("1259", String.valueOf(row.getValue(1)), answer.encode());
+    List<String> shown = new ArrayList<>();
+    row.getJsonArray(2).forEach(v -> shown.add(String.valueOf(v)));
+    assertEquals(List.of("<b/>"), shown, answer.encode());
+  }
+
+  /**
+   * On JDBC a 200 MB value is cut by the server before the driver reads it (the reactive client
+   * still reads a row whole).
+   */
+  @Test
+  void aHugeValueIsCutBeforeItIsRead() {
+    JsonObject[] answer = new JsonObject[1];
+    long cut =
+        HeapPeak.during(
+            () ->
+                answer[0] =
+                    tools.ok(
+                        "execute_query",
+                        sql("jdbcpg", "SELECT repeat('x', 200000000) AS v, 1 AS n;")));
+    JsonArray row = answer[0].getJsonArray("rows").getJsonArray(0);
+    assertTrue(answer[0].getBoolean("truncated"));
+    assertTrue(row.getString(0).length() <= 4001, "a cut value ends with an ellipsis");
+    assertEquals("text", answer[0].getJsonArray("columns").getJsonObject(0).getString("type"));
+    assertEquals("n", answer[0].getJsonArray("columns").getJsonObject(1).getString("name"));
+    assertTrue(cut < 100_000_000L, "heap grew by " + cut / 1_000_000 + " MB");
+    // the measure sees a value that is not cut: one inside an array
+    long whole =
+        HeapPeak.during(
+            () ->
+                tools.ok(
+                    "execute_query", sql("jdbcpg", "SELECT ARRAY[repeat('x', 100000000)] AS v")));
+    assertTrue(whole > 80_000_000L, "the control grew the heap by " + whole / 1_000_000 + " MB");
+    // texts that cannot be wrapped still run as written, in the same transaction
+    assertEquals(
+        "on",
+        tools
+            .ok("execute_query", sql("jdbcpg", "SHOW default_transaction_read_only"))
+            .getJsonArray("rows")
+            .getJsonArray(0)
+            .getValue(0));
+  }
+}
