@@ -813,8 +813,10 @@ class GuardEffectsTest {
         changed.add(effect.getKey() + ": " + cut(effect.getValue()) + " -> " + cut(now));
       }
     }
+    // case-insensitive: to_tsvector and friends fold case
+    String folded = text.toLowerCase(java.util.Locale.ROOT);
     for (String leak : List.of(SECRET, LISTED, hex(SECRET), base64(SECRET))) {
-      if (text.contains(leak)) {
+      if (folded.contains(leak.toLowerCase(java.util.Locale.ROOT))) {
         changed.add("the secret file's content or the marker folder's listing reached the answer");
         break;
       }
