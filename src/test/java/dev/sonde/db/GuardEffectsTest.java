@@ -140,7 +140,9 @@ class GuardEffectsTest {
     SESSION_PROBES.put("listening", "(SELECT count(*) FROM pg_listening_channels())::text");
     SESSION_PROBES.put(
         "sql_prepared", "(SELECT count(*) FROM pg_prepared_statements WHERE from_sql)::text");
-    SESSION_PROBES.put("cursors", "(SELECT count(*) FROM pg_cursors)::text");
+    // a protocol portal is a cursor too, and how many a read uses depends on its path: only one
+    // that outlives the transaction (DECLARE ... WITH HOLD) is an effect
+    SESSION_PROBES.put("cursors", "(SELECT count(*) FROM pg_cursors WHERE is_holdable)::text");
     SESSION_PROBES.put(
         "own_advisory_locks",
         "(SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid())::text");
@@ -573,7 +575,9 @@ class GuardEffectsTest {
 
   static List<Attack> duckDbAttacks() {
     List<Attack> a = new ArrayList<>();
-    // 4. PIVOT: the engine cannot serialize a dynamic PIVOT, so only its source is checked
+    // 4. PIVOT: a dynamic PIVOT is several statements to DuckDB, so the strict guard refuses it
+    // (its IN-list form is a positive control); engine-only leaves it to the lexer, which now
+    // ends a comment where DuckDB does
     a.add(
         Attack.of(
             "PIVOT CR hides ';': CREATE TABLE",
@@ -696,7 +700,6 @@ class GuardEffectsTest {
     return List.of(
         Attack.of("dollar quote with a euro tag", "SELECT $€$;$€$ AS x"),
         Attack.of("static PIVOT", "PIVOT orders ON channel IN ('web', 'store') USING sum(n)"),
-        Attack.of("dynamic PIVOT", "PIVOT orders ON channel USING sum(n)"),
         Attack.of("FROM first", "FROM orders SELECT channel"),
         Attack.of("list and struct", "SELECT [1, 2, 3][1] AS a, {'a': 1} AS b"),
         Attack.of("SUMMARIZE", "SUMMARIZE orders"),
@@ -1099,6 +1102,8 @@ class GuardEffectsTest {
             + " THEN 7 ELSE 3 END) g";
     String plan =
         calls.ok("explain_query", Tool.EXPLAIN_ANALYZE.args(connection, sql)).getString("plan");
+    if (!plan.matches("(?s).*actual[^)]*rows=7 .*"))
+      System.err.println("PROBE PLAN " + connection + ": " + sql + " => " + plan);
     return plan.matches("(?s).*actual[^)]*rows=7 .*");
   }
 
