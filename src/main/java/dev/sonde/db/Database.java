@@ -227,19 +227,26 @@ public final class Database {
             // asked only where values are cut: SQLite's driver fails on a statement without rows
             ResultSetMetaData shape = dialect.cutsLongValues() ? prepared.getMetaData() : null;
             JsonArray shown = shape == null ? null : columns(shape);
-            PreparedStatement cut = bounded(c, sql, shape);
-            if (cut != null) {
-              prepared.close();
-              prepared = cut;
-              running.set(cut);
+            String bounded =
+                shape == null ? null : dialect.bounded(sql, shape, config.maxChars() + 1);
+            if (bounded != null) {
+              try (PreparedStatement cut = c.prepareStatement(dialect.forPrepare(bounded))) {
+                running.set(cut);
+                return result(fetched(cut, renderer, maxRows, shown), request, maxRows, start);
+              } catch (SQLException e) {
+                if (stop.reason() != null) {
+                  throw e;
+                }
+                // the engine would not read this text wrapped (SHOW, say): as written, afresh
+                dialect.endRead(c);
+                dialect.beginRead(c);
+                prepared.close();
+                prepared = c.prepareStatement(dialect.forPrepare(sql));
+                running.set(prepared);
+              }
             }
             try (PreparedStatement statement = prepared) {
-              // never ask for more than can be returned: N+1 rows tell whether there were more
-              statement.setMaxRows(maxRows + 1);
-              statement.setFetchSize(Math.min(maxRows + 1, 1000));
-              try (ResultSet rs = statement.executeQuery()) {
-                return result(fetch(rs, renderer, maxRows, shown), request, maxRows, start);
-              }
+              return result(fetched(statement, renderer, maxRows, shown), request, maxRows, start);
             }
           } catch (SQLException e) {
             DatabaseException stopped = stop.reason();
@@ -589,33 +596,14 @@ public final class Database {
     }
   }
 
-  /**
-   * The statement that reads {@code sql} with its long text values cut by the engine to the
-   * character budget (one more, so the cut shows); null when none needs it or the engine refuses
-   * the wrapped text (then the statement runs as written, inside a savepoint's undo on engines
-   * whose transactions a failed statement ends).
-   */
-  private PreparedStatement bounded(Connection c, String sql, ResultSetMetaData shape)
+  /** Runs a prepared read: never more rows than can be returned, N+1 telling there were more. */
+  private static Fetched fetched(
+      PreparedStatement statement, ValueRenderer renderer, int maxRows, JsonArray shown)
       throws SQLException {
-    String wrapped = dialect.bounded(sql, shape, config.maxChars() + 1);
-    if (wrapped == null) {
-      return null;
-    }
-    boolean savepoint = dialect.name().equals("postgres");
-    java.sql.Savepoint mark = savepoint ? c.setSavepoint() : null;
-    PreparedStatement cut = null;
-    try {
-      cut = c.prepareStatement(dialect.forPrepare(wrapped));
-      cut.getMetaData();
-      return cut;
-    } catch (SQLException e) {
-      if (cut != null) {
-        cut.close();
-      }
-      if (mark != null) {
-        c.rollback(mark);
-      }
-      return null;
+    statement.setMaxRows(maxRows + 1);
+    statement.setFetchSize(Math.min(maxRows + 1, 1000));
+    try (ResultSet rs = statement.executeQuery()) {
+      return fetch(rs, renderer, maxRows, shown);
     }
   }
 
