@@ -73,7 +73,10 @@ final class PostgresDialect extends Dialect {
         "options",
         "-c statement_timeout="
             + serverTimeoutMillis(timeoutSeconds)
-            + " -c default_transaction_read_only=on",
+            + " -c default_transaction_read_only=on"
+            // the guard reads '\' as the standard says; a server set otherwise reads it as an
+            // escape
+            + " -c standard_conforming_strings=on",
         "readOnlyMode",
         "transaction",
         "preferQueryMode",

@@ -58,6 +58,9 @@ final class ReactivePostgres {
                     Map.of(
                         "default_transaction_read_only",
                         "on",
+                        // the guard reads '\' as the standard says, whatever the server's default
+                        "standard_conforming_strings",
+                        "on",
                         "statement_timeout",
                         String.valueOf(Dialect.serverTimeoutMillis(timeoutSeconds)))))
             .using(vertx)

@@ -51,6 +51,8 @@ class PostgresWallsTest {
     try (Connection db = DriverManager.getConnection(url);
         Statement st = db.createStatement()) {
       st.execute("CREATE TABLE canary (v int)");
+      // a server that reads '\' as an escape by default: Sonde's sessions must not
+      st.execute("ALTER DATABASE walls SET standard_conforming_strings = off");
       st.execute(
           "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'walls_reader') THEN"
               + " CREATE ROLE walls_reader LOGIN; END IF;"
@@ -158,13 +160,16 @@ class PostgresWallsTest {
   @ParameterizedTest
   @ValueSource(strings = {"pg", "jdbcpg", "pgwrite", "jdbcpgwrite"})
   void everyConnectionOpensReadOnly(String connection) {
-    assertEquals(
-        "on",
-        tools
-            .ok("execute_query", sql(connection, "SHOW default_transaction_read_only"))
-            .getJsonArray("rows")
-            .getJsonArray(0)
-            .getValue(0));
+    for (String setting : List.of("default_transaction_read_only", "standard_conforming_strings")) {
+      assertEquals(
+          "on",
+          tools
+              .ok("execute_query", sql(connection, "SHOW " + setting))
+              .getJsonArray("rows")
+              .getJsonArray(0)
+              .getValue(0),
+          setting);
+    }
   }
 
   /** Below the tools, without the guard: the pool's connections themselves refuse. */
