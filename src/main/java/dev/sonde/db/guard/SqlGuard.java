@@ -81,17 +81,7 @@ public final class SqlGuard {
 
   /**
    * Returns the one statement to run as a read, or throws a {@link DatabaseException} saying what
-   * was refused and what to use instead.
-   */
-  public static String checkRead(
-      String sql, Profile profile, Mode mode, int maxLength, EngineParser engineParser) {
-    return checkRead(
-        sql, profile, mode, maxLength, engineParser, FunctionPolicy.fixed(profile.denylist()));
-  }
-
-  /**
-   * The same, with the functions judged by {@code functions} (built from the engine's catalogue)
-   * instead of the engine's fixed denylist alone.
+   * was refused and what to use instead; the functions it calls are judged by {@code functions}.
    */
   public static String checkRead(
       String sql,

@@ -105,7 +105,12 @@ class SqlLexerTest {
             DatabaseException.class,
             () ->
                 SqlGuard.checkRead(
-                    sql, SqlGuard.Profile.POSTGRES, SqlGuard.Mode.STRICT, 100000, null))
+                    sql,
+                    SqlGuard.Profile.POSTGRES,
+                    SqlGuard.Mode.STRICT,
+                    100000,
+                    null,
+                    FunctionPolicy.fixed(SqlGuard.Profile.POSTGRES.denylist())))
         .getMessage();
   }
 
