@@ -414,13 +414,12 @@ public final class Database {
    */
   private FunctionPolicy functions(Connection c, String calledName) {
     FunctionPolicy known = functions;
-    if (known != null
-        && (known.knows(calledName)
-            || System.nanoTime() - functionsReadAt < CATALOGUE_REREAD_MILLIS * 1_000_000)) {
+    if (current(known, calledName)) {
       return known;
     }
     synchronized (this) {
-      if (functions == null || !functions.knows(calledName)) {
+      // another read may have read the catalogue while this one waited
+      if (!current(functions, calledName)) {
         try {
           if (c != null) {
             functions = dialect.functionPolicy(c);
@@ -439,6 +438,13 @@ public final class Database {
       }
       return functions;
     }
+  }
+
+  /** Whether {@code policy} may judge {@code calledName}: it lists it, or was read just now. */
+  private boolean current(FunctionPolicy policy, String calledName) {
+    return policy != null
+        && (policy.knows(calledName)
+            || System.nanoTime() - functionsReadAt < CATALOGUE_REREAD_MILLIS * 1_000_000);
   }
 
   /**

@@ -214,28 +214,35 @@ public final class FunctionPolicy implements FunctionJudge {
   }
 
   private static Set<String> names(Connection connection, String sql) throws SQLException {
-    Set<String> names = new HashSet<>();
-    try (Statement statement = connection.createStatement();
-        ResultSet rs = statement.executeQuery(sql)) {
-      while (rs.next()) {
-        names.add(rs.getString(1).toLowerCase(Locale.ROOT));
-      }
-    }
-    return names;
+    return new HashSet<>(rows(connection, sql, rs -> rs.getString(1).toLowerCase(Locale.ROOT)));
   }
 
   private static List<CatalogFunction> catalog(Connection connection, String sql)
       throws SQLException {
-    List<CatalogFunction> catalog = new ArrayList<>();
+    return rows(
+        connection,
+        sql,
+        rs ->
+            new CatalogFunction(
+                rs.getString(1), rs.getBoolean(2), rs.getBoolean(3), rs.getBoolean(4)));
+  }
+
+  /** One row of a catalogue query, read into a value. */
+  @FunctionalInterface
+  private interface Row<T> {
+    T read(ResultSet rs) throws SQLException;
+  }
+
+  private static <T> List<T> rows(Connection connection, String sql, Row<T> row)
+      throws SQLException {
+    List<T> out = new ArrayList<>();
     try (Statement statement = connection.createStatement();
         ResultSet rs = statement.executeQuery(sql)) {
       while (rs.next()) {
-        catalog.add(
-            new CatalogFunction(
-                rs.getString(1), rs.getBoolean(2), rs.getBoolean(3), rs.getBoolean(4)));
+        out.add(row.read(rs));
       }
     }
-    return catalog;
+    return out;
   }
 
   private static FunctionPolicy fromCatalog(

@@ -366,7 +366,8 @@ public final class SqlLexer {
     if (decoded == null) {
       return "invalid Unicode escape in a U& "
           + (quote == '"' ? "identifier" : "string")
-          + "; write \\XXXX or \\+XXXXXX with hexadecimal digits";
+          + "; write \\ (or the UESCAPE character) and four hexadecimal digits, or \\+ and six,"
+          + " as in \\0041 or \\+000041";
     }
     if (quote == '"') {
       if (decoded.isEmpty()) {
@@ -387,7 +388,7 @@ public final class SqlLexer {
   }
 
   /**
-   * The value of a U&amp; literal with its escapes ({@code \XXXX}, {@code \+XXXXXX}, {@code \\}, or
+   * The value of a U&amp; literal with its escapes ({@code \0041}, {@code \+000041}, {@code \\}, or
    * the same with the UESCAPE character) replaced; null when an escape is malformed, a surrogate is
    * unpaired, or a code point is zero or out of range, as PostgreSQL refuses them.
    */
