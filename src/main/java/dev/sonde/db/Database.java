@@ -4,7 +4,6 @@ import dev.sonde.config.SondeConfig.ConnectionConfig;
 import dev.sonde.core.Quote;
 import dev.sonde.db.guard.FunctionPolicy;
 import dev.sonde.db.guard.SqlGuard;
-import dev.sonde.db.guard.VerdictCache;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -19,12 +18,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -43,7 +38,12 @@ public final class Database {
   private final WorkerExecutor workers;
   private final Vertx vertx;
   private final SqlGuard.Mode guardMode;
-  private final VerdictCache acceptedReads = new VerdictCache();
+  private final TextCache<String> acceptedReads = new TextCache<>();
+
+  /** How reads are shaped to cut long values, kept per client: each names types its own way. */
+  private final TextCache<ReadShape> jdbcShapes = new TextCache<>();
+
+  private final TextCache<ReadShape> reactiveShapes = new TextCache<>();
   private volatile FunctionPolicy functions;
   private volatile long functionsReadAt;
   private static final long CATALOGUE_REREAD_MILLIS = 5_000;
@@ -53,16 +53,8 @@ public final class Database {
   /** Statements the engine did not stop, whose discarded connections are still busy. */
   private final AtomicInteger runaways = new AtomicInteger();
 
-  /** Texts whose result the reactive client cannot decode (xml, oid): read through JDBC. */
-  private final Set<String> jdbcOnly =
-      Collections.newSetFromMap(
-          Collections.synchronizedMap(
-              new LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-                  return size() > 256;
-                }
-              }));
+  /** Texts whose result the reactive client cannot decode (oid): read through JDBC. */
+  private final TextCache<Boolean> jdbcOnly = new TextCache<>();
 
   /** {@code reactive}, when given, runs the connection's queries; the rest goes through JDBC. */
   Database(
@@ -194,14 +186,14 @@ public final class Database {
   private Future<JsonObject> attempt(QueryRequest request, Consumer<Runnable> onCancel) {
     int maxRows = Math.max(1, Math.min(request.limit(), config.maxRows()));
     ValueRenderer renderer = new ValueRenderer(request.timeFormat(), request.zone());
-    if (reactive != null && !jdbcOnly.contains(request.sql())) {
+    if (reactive != null && jdbcOnly.get(request.sql()) == null) {
       return reactiveQuery(request, maxRows, renderer, onCancel)
           .recover(
               e -> {
                 if (!(e instanceof ReactivePostgres.NeedsJdbc)) {
                   return Future.failedFuture(e);
                 }
-                jdbcOnly.add(request.sql());
+                jdbcOnly.keep(request.sql(), true);
                 return jdbcQuery(request, maxRows, renderer, onCancel);
               });
     }
@@ -221,32 +213,18 @@ public final class Database {
           try {
             String sql = checkRead(request.sql(), c);
             long start = System.nanoTime();
-            // prepared, not a plain Statement: DuckDB's JDBC 1.5 hides a plain statement's error
-            PreparedStatement prepared = c.prepareStatement(dialect.forPrepare(sql));
-            running.set(prepared);
-            // asked only where values are cut: SQLite's driver fails on a statement without rows
-            ResultSetMetaData shape = dialect.cutsLongValues() ? prepared.getMetaData() : null;
-            JsonArray shown = shape == null ? null : columns(shape);
-            String bounded =
-                shape == null ? null : dialect.bounded(sql, shape, config.maxChars() + 1);
-            if (bounded != null) {
-              try (PreparedStatement cut = c.prepareStatement(dialect.forPrepare(bounded))) {
-                running.set(cut);
-                return result(fetched(cut, renderer, maxRows, shown), request, maxRows, start);
-              } catch (SQLException e) {
-                if (stop.reason() != null) {
-                  throw e;
+            // each stale statement the driver had prepared fails once, then is prepared anew
+            for (int tries = 1; ; tries++) {
+              try {
+                return result(
+                    shapedRead(c, sql, renderer, maxRows, running, stop), request, maxRows, start);
+              } catch (StalePlan stale) {
+                if (tries == STALE_TRIES || stop.reason() != null) {
+                  throw stale;
                 }
-                // the engine would not read this text wrapped (SHOW, say): as written, afresh
                 dialect.endRead(c);
                 dialect.beginRead(c);
-                prepared.close();
-                prepared = c.prepareStatement(dialect.forPrepare(sql));
-                running.set(prepared);
               }
-            }
-            try (PreparedStatement statement = prepared) {
-              return result(fetched(statement, renderer, maxRows, shown), request, maxRows, start);
             }
           } catch (SQLException e) {
             DatabaseException stopped = stop.reason();
@@ -256,14 +234,92 @@ public final class Database {
             if ("02000".equals(e.getSQLState())) {
               throw noResultSet();
             }
-            if (dialect.isStalePlan(e.getSQLState())) {
-              throw new StalePlan(new DatabaseException(name + ": " + dialect.errorText(e)));
-            }
             throw e;
           } finally {
             stop.disarm();
           }
         });
+  }
+
+  /**
+   * Tries of one read on one connection: a kept shape, then the read and its shape, prepared anew.
+   */
+  private static final int STALE_TRIES = 3;
+
+  /**
+   * One read on {@code c} through JDBC, sent as its kept shape, or described and shaped now; a
+   * {@link StalePlan} when a statement prepared before no longer fits the read's columns.
+   */
+  private Fetched shapedRead(
+      Connection c,
+      String sql,
+      ValueRenderer renderer,
+      int maxRows,
+      AtomicReference<Statement> running,
+      StatementStop stop)
+      throws SQLException {
+    ReadShape kept = jdbcShapes.get(sql);
+    if (kept != null) {
+      try (PreparedStatement shaped = c.prepareStatement(dialect.forPrepare(kept.text()))) {
+        running.set(shaped);
+        return keptIfFits(jdbcShapes, sql, fetched(shaped, renderer, maxRows, kept), kept);
+      } catch (SQLException e) {
+        if (stop.reason() != null) {
+          throw e;
+        }
+        if (dialect.isChangedColumns(e.getSQLState())) {
+          // the read's columns changed since its shape was kept: described afresh
+          jdbcShapes.forget(sql);
+        }
+        throw staleOr(e, true);
+      }
+    }
+    try {
+      // prepared, not a plain Statement: DuckDB's JDBC 1.5 hides a plain statement's error
+      PreparedStatement prepared = c.prepareStatement(dialect.forPrepare(sql));
+      running.set(prepared);
+      // asked only where values are cut: SQLite's driver fails on a statement without rows
+      ResultSetMetaData described = dialect.cutsLongValues() ? prepared.getMetaData() : null;
+      ReadShape shape =
+          described != null
+              ? dialect.shape(sql, columns(described), config.maxChars() + 1)
+              : ReadShape.asWritten(sql);
+      if (!shape.text().equals(sql)) {
+        try (PreparedStatement shaped = c.prepareStatement(dialect.forPrepare(shape.text()))) {
+          running.set(shaped);
+          Fetched fetched = fetched(shaped, renderer, maxRows, shape);
+          prepared.close();
+          return keptIfFits(jdbcShapes, sql, fetched, shape);
+        } catch (SQLException e) {
+          if (stop.reason() != null || dialect.isStalePlan(e)) {
+            throw e;
+          }
+          // the engine would not read this text wrapped (SHOW, say): as written, afresh
+          dialect.endRead(c);
+          dialect.beginRead(c);
+          prepared.close();
+          prepared = c.prepareStatement(dialect.forPrepare(sql));
+          running.set(prepared);
+          shape = ReadShape.asWritten(sql);
+        }
+      }
+      try (PreparedStatement statement = prepared) {
+        return fetched(statement, renderer, maxRows, shape);
+      }
+    } catch (SQLException e) {
+      throw stop.reason() != null ? e : staleOr(e, false);
+    }
+  }
+
+  /**
+   * {@code e} as a {@link StalePlan} when a statement the driver had prepared went stale, or a kept
+   * shape's check failed.
+   */
+  private SQLException staleOr(SQLException e, boolean keptShape) {
+    if (dialect.isStalePlan(e) || (keptShape && dialect.isChangedColumns(e.getSQLState()))) {
+      throw new StalePlan(new DatabaseException(name + ": " + dialect.errorText(e)));
+    }
+    return e;
   }
 
   /** How long a stopped statement may take to end before its connection is discarded. */
@@ -335,7 +391,7 @@ public final class Database {
    */
   private Future<JsonObject> reactiveQuery(
       QueryRequest request, int maxRows, ValueRenderer renderer, Consumer<Runnable> onCancel) {
-    String accepted = acceptedReads.accepted(request.sql());
+    String accepted = acceptedReads.get(request.sql());
     Future<String> statement =
         accepted != null
             ? Future.succeededFuture(accepted)
@@ -348,6 +404,10 @@ public final class Database {
               .fetch(
                   this,
                   sql,
+                  reactiveShapes,
+                  reactiveShapes.get(sql) != null || !dialect.readsAsSubquery(sql)
+                      ? null
+                      : described -> dialect.shape(sql, described, config.maxChars() + 1),
                   maxRows + 1,
                   renderer,
                   StatementStop.forRead(vertx, config.queryTimeoutSeconds()),
@@ -382,7 +442,7 @@ public final class Database {
    * again once the catalogue is read again.
    */
   private String checkRead(String sql, Connection c) {
-    String accepted = acceptedReads.accepted(sql);
+    String accepted = acceptedReads.get(sql);
     if (accepted != null) {
       return accepted;
     }
@@ -604,13 +664,28 @@ public final class Database {
 
   /** Runs a prepared read: never more rows than can be returned, N+1 telling there were more. */
   private static Fetched fetched(
-      PreparedStatement statement, ValueRenderer renderer, int maxRows, JsonArray shown)
+      PreparedStatement statement, ValueRenderer renderer, int maxRows, ReadShape shape)
       throws SQLException {
     statement.setMaxRows(maxRows + 1);
     statement.setFetchSize(Math.min(maxRows + 1, 1000));
     try (ResultSet rs = statement.executeQuery()) {
-      return fetch(rs, renderer, maxRows, shown);
+      return fetch(rs, renderer, maxRows, shape);
     }
+  }
+
+  /**
+   * {@code fetched} as read with {@code shape}, which is kept for {@code sql} when it checks itself
+   * and its result still has the types it was built for, and forgotten when not: a column changed
+   * type without failing its check, so it is described afresh next time.
+   */
+  static Fetched keptIfFits(
+      TextCache<ReadShape> shapes, String sql, Fetched fetched, ReadShape shape) {
+    if (!fetched.asShaped()) {
+      shapes.forget(sql);
+    } else if (shape.checks()) {
+      shapes.keep(sql, shape);
+    }
+    return fetched;
   }
 
   /** The columns of a result as the answer names them: label and the engine's type name. */
@@ -624,22 +699,25 @@ public final class Database {
   }
 
   /**
-   * Columns ({@code shown}, or the result's own), then rows until one more than {@code maxRows}
-   * tells there were more.
+   * Columns (as {@code shape} names them while the result has the types it was built for, or the
+   * result's own), then rows until one more than {@code maxRows} tells there were more.
    */
-  private static Fetched fetch(ResultSet rs, ValueRenderer renderer, int maxRows, JsonArray shown)
+  private static Fetched fetch(ResultSet rs, ValueRenderer renderer, int maxRows, ReadShape shape)
       throws SQLException {
     ResultSetMetaData md = rs.getMetaData();
     int count = md.getColumnCount();
     int[] types = new int[count];
+    List<String> typeNames = new ArrayList<>(count);
     for (int i = 1; i <= count; i++) {
+      typeNames.add(md.getColumnTypeName(i));
       // PostgreSQL's driver reports timestamptz as a plain TIMESTAMP, read in the JVM's zone
       types[i - 1] =
           "timestamptz".equals(md.getColumnTypeName(i))
               ? Types.TIMESTAMP_WITH_TIMEZONE
               : md.getColumnType(i);
     }
-    JsonArray columns = shown != null ? shown : columns(md);
+    boolean asShaped = shape.columns() != null && shape.fits(typeNames);
+    JsonArray columns = asShaped ? shape.columns() : columns(md);
     List<JsonArray> fetched = new ArrayList<>();
     while (fetched.size() <= maxRows && rs.next()) {
       JsonArray row = new JsonArray();
@@ -648,7 +726,7 @@ public final class Database {
       }
       fetched.add(row);
     }
-    return new Fetched(columns, fetched);
+    return new Fetched(columns, fetched, asShaped || shape.columns() == null);
   }
 
   /** The answer: rows kept inside the connection's budget, and a note when some were left out. */

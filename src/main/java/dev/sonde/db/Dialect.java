@@ -2,12 +2,12 @@ package dev.sonde.db;
 
 import dev.sonde.db.guard.FunctionPolicy;
 import dev.sonde.db.guard.SqlGuard;
+import dev.sonde.db.guard.SqlLexer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -84,22 +84,35 @@ public abstract class Dialect {
   }
 
   /**
-   * The statement that reads {@code sql}'s result with every long text column cut by the engine to
-   * {@code chars} characters, so a huge value never reaches Sonde whole; null when no column needs
-   * it or the text cannot be wrapped. Columns are renamed by position (c1, c2, …), so duplicate or
-   * missing names do not matter; their names for the answer come from {@code md}.
+   * Whether {@code sql} starts as a query and its parentheses pair up, so it can be read from as a
+   * subquery and means inside one what it means alone.
    */
-  String bounded(String sql, ResultSetMetaData md, int chars) throws SQLException {
-    if (md == null || !QUERY_START.matcher(sql).matches()) {
-      return null;
+  boolean readsAsSubquery(String sql) {
+    if (!QUERY_START.matcher(sql).matches()) {
+      return false;
     }
-    int count = md.getColumnCount();
+    SqlLexer.Scan scan = SqlLexer.scan(sql, guardProfile().lexer());
+    return scan.problem() == null && scan.balanced();
+  }
+
+  /**
+   * How {@code sql}, whose result the engine describes as {@code described} (name and type per
+   * column), is read with every long text column cut by the engine to {@code chars} characters, so
+   * a huge value never reaches Sonde whole. Columns are renamed by position (c1, c2, …), so
+   * duplicate or missing names do not matter; the answer names them as described. Sent as written
+   * when no column needs it or the text cannot be wrapped.
+   */
+  ReadShape shape(String sql, JsonArray described, int chars) {
+    if (!readsAsSubquery(sql) || described.isEmpty()) {
+      return ReadShape.asWritten(sql);
+    }
+    int count = described.size();
     StringBuilder select = new StringBuilder("SELECT ");
     StringBuilder names = new StringBuilder();
     boolean cut = false;
     for (int i = 1; i <= count; i++) {
       String column = "q.c" + i;
-      if (isLongText(md.getColumnTypeName(i))) {
+      if (isLongText(typeOf(described, i - 1))) {
         cut = true;
         select.append("left(").append(column).append("::text, ").append(chars).append(')');
       } else {
@@ -108,12 +121,33 @@ public abstract class Dialect {
       select.append(i < count ? ", " : "");
       names.append('c').append(i).append(i < count ? ", " : "");
     }
+    return cut
+        ? new ReadShape(
+            select + " FROM " + subquery(sql) + " AS q(" + names + ")", described, null, false)
+        : ReadShape.asWritten(sql);
+  }
+
+  static String typeOf(JsonArray described, int index) {
+    return described.getJsonObject(index).getString("type");
+  }
+
+  /**
+   * {@code sql} in parentheses without its closing semicolons, on lines of its own: a trailing line
+   * comment in the text must not swallow the rest.
+   */
+  static String subquery(String sql) {
     String body = sql.strip();
     while (body.endsWith(";")) {
       body = body.substring(0, body.length() - 1).strip();
     }
-    // on lines of their own: a trailing line comment in the text must not swallow the rest
-    return cut ? select + " FROM (\n" + body + "\n) AS q(" + names + ")" : null;
+    return "(\n" + body + "\n)";
+  }
+
+  /**
+   * Whether a kept {@link ReadShape}'s check failed with this SQLSTATE: the read's columns changed.
+   */
+  boolean isChangedColumns(String sqlState) {
+    return false;
   }
 
   /** What the engine said went wrong, in one line for the caller. */
@@ -122,10 +156,10 @@ public abstract class Dialect {
   }
 
   /**
-   * Whether an error with this SQLSTATE means a prepared statement went stale (its table changed),
-   * so the same read run again, prepared anew, would succeed.
+   * Whether {@code e} means a prepared statement went stale (its table changed), so the same read
+   * run again, prepared anew, would succeed.
    */
-  public boolean isStalePlan(String sqlState) {
+  public boolean isStalePlan(SQLException e) {
     return false;
   }
 

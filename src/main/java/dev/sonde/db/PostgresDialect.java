@@ -189,18 +189,101 @@ final class PostgresDialect extends Dialect {
     return true;
   }
 
+  /**
+   * The read behind a check that PostgreSQL itself makes each time it plans the text: {@code (sql)
+   * UNION ALL SELECT NULL, … WHERE false} fails once the read has more or fewer columns than
+   * described, and the cut columns are named, so a renamed one fails too; {@code left} is given a
+   * text column uncast, so one whose type changed fails as well. Such a shape may be kept. The
+   * empty branch is planned away. With duplicate column names the cut columns can only be read by
+   * position, which no check covers: that shape is used once.
+   */
+  @Override
+  ReadShape shape(String sql, JsonArray described, int chars) {
+    if (!readsAsSubquery(sql) || described.isEmpty()) {
+      return ReadShape.asWritten(sql);
+    }
+    int count = described.size();
+    java.util.Set<String> names = new java.util.HashSet<>();
+    boolean cut = false;
+    for (int i = 0; i < count; i++) {
+      names.add(described.getJsonObject(i).getString("name"));
+      cut |= isLongText(typeOf(described, i));
+    }
+    if (cut && names.size() < count) {
+      return super.shape(sql, described, chars);
+    }
+    String checked =
+        subquery(sql)
+            + " UNION ALL SELECT "
+            + String.join(", ", java.util.Collections.nCopies(count, "NULL"))
+            + " WHERE false";
+    List<String> resultTypes = new ArrayList<>();
+    if (!cut) {
+      for (int i = 0; i < count; i++) {
+        resultTypes.add(typeOf(described, i));
+      }
+      return new ReadShape(checked, described, resultTypes, true);
+    }
+    StringBuilder select = new StringBuilder("SELECT ");
+    for (int i = 0; i < count; i++) {
+      String type = typeOf(described, i);
+      String column = "q." + quoted(described.getJsonObject(i).getString("name"));
+      if (!isLongText(type)) {
+        select.append(column);
+        resultTypes.add(type);
+      } else {
+        String asText =
+            type.equals("text") || type.equals("varchar")
+                ? column
+                : column + "::" + type + "::text";
+        select.append("left(").append(asText).append(", ").append(chars).append(')');
+        resultTypes.add("text");
+      }
+      select.append(" AS ").append(quoted(described.getJsonObject(i).getString("name")));
+      select.append(i < count - 1 ? ", " : "");
+    }
+    return new ReadShape(select + " FROM (" + checked + ") AS q", described, resultTypes, true);
+  }
+
+  private static String quoted(String identifier) {
+    return '"' + identifier.replace("\"", "\"\"") + '"';
+  }
+
   /** Judged by {@code pg_proc}: volatility and whether a function runs as its owner. */
   @Override
   public FunctionPolicy functionPolicy(Connection connection) throws SQLException {
     return FunctionPolicy.postgres(guardProfile().denylist(), connection);
   }
 
-  /** The SQLSTATE of "cached plan must not change result type", after a column was added. */
-  static final String STALE_PLAN = "0A000";
+  /**
+   * "cached plan must not change result type", after a table changed under a prepared statement:
+   * its SQLSTATE is every unsupported feature's, so the server's routine tells it apart.
+   */
+  static boolean stalePlan(String sqlState, String routine) {
+    return "0A000".equals(sqlState) && "RevalidateCachedQuery".equals(routine);
+  }
 
   @Override
-  public boolean isStalePlan(String sqlState) {
-    return STALE_PLAN.equals(sqlState);
+  public boolean isStalePlan(SQLException e) {
+    ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
+    return server != null && stalePlan(server.getSQLState(), server.getRoutine());
+  }
+
+  /** The SQLSTATEs a kept shape's check fails with once the read's columns changed. */
+  private static final java.util.Set<String> CHANGED_COLUMNS =
+      java.util.Set.of(
+          "42601", // each UNION query must have the same number of columns
+          "42703", // a named column is gone
+          "42883", // left() of a column no longer text
+          "42846"); // a cast the column's new type has not
+
+  @Override
+  boolean isChangedColumns(String sqlState) {
+    return changedColumns(sqlState);
+  }
+
+  static boolean changedColumns(String sqlState) {
+    return CHANGED_COLUMNS.contains(sqlState);
   }
 
   /** The server's hint helps an agent most ("Perhaps you meant to reference the column …"). */

@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Reads on PostgreSQL through the reactive client: no worker thread is held while the server works.
@@ -69,12 +70,18 @@ final class ReactivePostgres {
 
   /**
    * Runs the guarded {@code statement} and fetches at most {@code limit} rows; {@code stop} stops
-   * it in the server (a cancel request) when the caller cancels or the time is up. A statement this
-   * connection has prepared before costs one round trip: begin, fetch and rollback go together.
+   * it in the server (a cancel request) when the caller cancels or the time is up. The statement is
+   * sent as its shape in {@code shapes} says, so long values are cut by the server; a statement
+   * without one is described first ({@code SELECT * FROM (…) LIMIT 0}, which reads no rows) and
+   * shaped by {@code shaper}, or sent as written when there is none (it cannot be wrapped). A
+   * shaped statement this connection has prepared before costs one round trip: begin, fetch and
+   * rollback go together.
    */
   Future<Fetched> fetch(
       Database database,
       String statement,
+      TextCache<ReadShape> shapes,
+      Function<JsonArray, ReadShape> shaper,
       int limit,
       ValueRenderer renderer,
       StatementStop stop,
@@ -82,51 +89,119 @@ final class ReactivePostgres {
     return pool.withConnection(
         connection -> {
           PgConnection pg = PgConnection.cast(connection);
-          PreparedStatements prepared = preparedOn(pg);
-          Future<?> begin = connection.query("BEGIN READ ONLY").execute();
           stop.arm(pg::cancelRequest, onCancel);
-          PreparedStatement known = prepared.get(statement);
-          Future<PreparedStatement> ready =
-              known != null ? Future.succeededFuture(known) : connection.prepare(statement);
-          return ready.transform(
-              ps -> {
-                Future<RowSet<Row>> read =
-                    ps.failed()
-                        ? Future.failedFuture(ps.cause())
-                        : stop.stopped()
-                            ? Future.failedFuture(stop.reason())
-                            : ps.result().cursor().read(limit);
-                if (ps.succeeded() && known == null) {
-                  prepared.keep(statement, ps.result());
+          ReadShape kept = shapes.get(statement);
+          Future<ReadShape> shape =
+              kept != null
+                  ? Future.succeededFuture(kept)
+                  : shaper != null
+                      ? connection
+                          .preparedQuery(
+                              "SELECT * FROM " + Dialect.subquery(statement) + " AS q LIMIT 0")
+                          .execute()
+                          .map(described -> shaper.apply(columns(described.columnDescriptors())))
+                          // the server's own words come from the statement as written
+                          .otherwise(ReadShape.asWritten(statement))
+                      : Future.succeededFuture(ReadShape.asWritten(statement));
+          // the shaped text differs from the described one only by checks that hold while its
+          // columns do
+          return shape.compose(
+              s -> {
+                if (stop.stopped()) {
+                  // disarmed before the connection goes back: a later cancel must not reach it
+                  stop.disarm();
+                  return Future.failedFuture(stop.reason());
                 }
-                // queued behind the read, so it needs no round trip of its own
-                Future<Void> rolledBack = rollback(connection);
-                return Future.all(begin, read)
-                    .transform(
-                        done -> {
-                          stop.disarm();
-                          if (done.failed() && ps.succeeded()) {
-                            // it may be what failed (a table changed under it): prepare it anew
-                            prepared.forget(statement);
-                          }
-                          return rolledBack.transform(
-                              r ->
-                                  done.failed()
-                                      ? Future.failedFuture(
-                                          stale(done.cause(), known)
-                                              ? new Database.StalePlan(failure(done.cause(), stop))
-                                              : failure(done.cause(), stop))
-                                      : read.result().columnDescriptors() == null
-                                          ? Future.failedFuture(database.noResultSet())
-                                          : rendering(read.result(), renderer));
-                        });
+                return read(
+                    database, pg, statement, s, kept != null, shapes, limit, renderer, stop);
               });
         });
   }
 
-  private static Future<Fetched> rendering(RowSet<Row> rows, ValueRenderer renderer) {
+  private Future<Fetched> read(
+      Database database,
+      PgConnection connection,
+      String statement,
+      ReadShape shape,
+      boolean wasKept,
+      TextCache<ReadShape> shapes,
+      int limit,
+      ValueRenderer renderer,
+      StatementStop stop) {
+    PreparedStatements prepared = preparedOn(connection);
+    Future<?> begin = connection.query("BEGIN READ ONLY").execute();
+    String text = shape.text();
+    // just described and shaped: read once, its rows limited in the text, with no statement to
+    // prepare first; prepared from its next call on
+    boolean once = !wasKept && !text.equals(statement);
+    PreparedStatement known = once ? null : prepared.get(text);
+    Future<PreparedStatement> ready =
+        once || known != null ? Future.succeededFuture(known) : connection.prepare(text);
+    return ready.transform(
+        ps -> {
+          Future<RowSet<Row>> read =
+              ps.failed()
+                  ? Future.failedFuture(ps.cause())
+                  : stop.stopped()
+                      ? Future.failedFuture(stop.reason())
+                      : once
+                          ? connection.preparedQuery(text + "\nLIMIT " + limit).execute()
+                          : ps.result().cursor().read(limit);
+          if (ps.succeeded() && ps.result() != null && known == null) {
+            prepared.keep(text, ps.result());
+          }
+          // queued behind the read, so it needs no round trip of its own
+          Future<Void> rolledBack = rollback(connection);
+          return Future.all(begin, read)
+              .transform(
+                  done -> {
+                    stop.disarm();
+                    if (done.failed() && ps.succeeded() && ps.result() != null) {
+                      // it may be what failed (a table changed under it): prepare it anew
+                      prepared.forget(text);
+                    }
+                    boolean changed = wasKept && changedColumns(done.cause());
+                    if (changed) {
+                      shapes.forget(statement);
+                    }
+                    return rolledBack.transform(
+                        r ->
+                            done.failed()
+                                ? Future.failedFuture(
+                                    changed || stale(done.cause(), known)
+                                        ? new Database.StalePlan(failure(done.cause(), stop))
+                                        : failure(done.cause(), stop))
+                                : read.result().columnDescriptors() == null
+                                    ? Future.failedFuture(database.noResultSet())
+                                    : rendering(read.result(), renderer, shape)
+                                        .map(
+                                            fetched ->
+                                                Database.keptIfFits(
+                                                    shapes, statement, fetched, shape)));
+                  });
+        });
+  }
+
+  /** A kept shape's check failed in the server: the read's columns changed since it was built. */
+  private static boolean changedColumns(Throwable cause) {
+    return cause instanceof PgException pg
+        && (PostgresDialect.changedColumns(pg.getSqlState())
+            || PostgresDialect.stalePlan(pg.getSqlState(), pg.getRoutine()));
+  }
+
+  /** The columns as the answer names them: label and type as PostgreSQL's JDBC driver does. */
+  private static JsonArray columns(List<ColumnDescriptor> descriptors) {
+    JsonArray columns = new JsonArray();
+    for (ColumnDescriptor column : descriptors) {
+      columns.add(new JsonObject().put("name", column.name()).put("type", typeName(column)));
+    }
+    return columns;
+  }
+
+  private static Future<Fetched> rendering(
+      RowSet<Row> rows, ValueRenderer renderer, ReadShape shape) {
     try {
-      return Future.succeededFuture(rendered(rows, renderer));
+      return Future.succeededFuture(rendered(rows, renderer, shape));
     } catch (NeedsJdbc e) {
       return Future.failedFuture(e);
     }
@@ -185,7 +260,7 @@ final class ReactivePostgres {
   private static boolean stale(Throwable cause, PreparedStatement known) {
     return known != null
         && cause instanceof PgException pg
-        && PostgresDialect.STALE_PLAN.equals(pg.getSqlState());
+        && PostgresDialect.stalePlan(pg.getSqlState(), pg.getRoutine());
   }
 
   /** What the caller hears: why the statement was stopped, or the server's error in its words. */
@@ -214,15 +289,17 @@ final class ReactivePostgres {
     }
   }
 
-  private static Fetched rendered(RowSet<Row> rows, ValueRenderer renderer) {
-    JsonArray columns = new JsonArray();
+  private static Fetched rendered(RowSet<Row> rows, ValueRenderer renderer, ReadShape shape) {
     List<ColumnDescriptor> descriptors = rows.columnDescriptors();
+    List<String> types = new ArrayList<>(descriptors.size());
     for (ColumnDescriptor column : descriptors) {
       if (UNDECODED.contains(typeName(column))) {
         throw new NeedsJdbc(typeName(column));
       }
-      columns.add(new JsonObject().put("name", column.name()).put("type", typeName(column)));
+      types.add(typeName(column));
     }
+    boolean asShaped = shape.columns() != null && shape.fits(types);
+    JsonArray columns = asShaped ? shape.columns() : columns(descriptors);
     List<JsonArray> out = new ArrayList<>(rows.size());
     for (Row row : rows) {
       JsonArray values = new JsonArray(new ArrayList<>(descriptors.size()));
@@ -231,7 +308,7 @@ final class ReactivePostgres {
       }
       out.add(values);
     }
-    return new Fetched(columns, out);
+    return new Fetched(columns, out, asShaped || shape.columns() == null);
   }
 
   /**

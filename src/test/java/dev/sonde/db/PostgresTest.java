@@ -411,7 +411,7 @@ class PostgresTest {
     String running =
         "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%cancel_me_"
             + connection
-            + "' AND state = 'active' AND pid <> pg_backend_pid()";
+            + "%' AND state = 'active' AND pid <> pg_backend_pid()";
     long end = System.currentTimeMillis() + 10_000;
     while (activeCount(running) == 0 && System.currentTimeMillis() < end) {
       Thread.sleep(20);

@@ -67,6 +67,8 @@ class PostgresWallsTest {
       String name = type.equals("postgres") ? "pg" : "jdbcpg";
       put(config, name, type, url);
       put(config, name + "write", type, url);
+      put(config, name + "engine", type, url);
+      config.put("databases.connections." + name + "engine.guard", "engine-only");
       config.put("databases.connections." + name + "write.readOnly", "false");
       config.put("databases.connections." + name + "write.write", "true");
     }
@@ -252,39 +254,117 @@ class PostgresWallsTest {
   }
 
   /**
-   * On JDBC a 200 MB value is cut by the server before the driver reads it (the reactive client
-   * still reads a row whole).
+   * On both clients a 200 MB value is cut by the server before the driver reads it, on the first
+   * call (the read described) and the next (its shape kept).
    */
-  @Test
-  void aHugeValueIsCutBeforeItIsRead() {
-    JsonObject[] answer = new JsonObject[1];
-    long cut =
-        HeapPeak.during(
-            () ->
-                answer[0] =
-                    tools.ok(
-                        "execute_query",
-                        sql("jdbcpg", "SELECT repeat('x', 200000000) AS v, 1 AS n;")));
-    JsonArray row = answer[0].getJsonArray("rows").getJsonArray(0);
-    assertTrue(answer[0].getBoolean("truncated"));
-    assertTrue(row.getString(0).length() <= 4001, "a cut value ends with an ellipsis");
-    assertEquals("text", answer[0].getJsonArray("columns").getJsonObject(0).getString("type"));
-    assertEquals("n", answer[0].getJsonArray("columns").getJsonObject(1).getString("name"));
-    assertTrue(cut < 100_000_000L, "heap grew by " + cut / 1_000_000 + " MB");
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg"})
+  void aHugeValueIsCutBeforeItIsRead(String connection) {
+    for (int call = 1; call <= 2; call++) {
+      JsonObject[] answer = new JsonObject[1];
+      long cut =
+          HeapPeak.during(
+              () ->
+                  answer[0] =
+                      tools.ok(
+                          "execute_query",
+                          sql(connection, "SELECT repeat('x', 200000000) AS v, 1 AS n;")));
+      JsonArray row = answer[0].getJsonArray("rows").getJsonArray(0);
+      assertTrue(answer[0].getBoolean("truncated"));
+      assertTrue(row.getString(0).length() <= 4001, "a cut value ends with an ellipsis");
+      assertEquals("text", answer[0].getJsonArray("columns").getJsonObject(0).getString("type"));
+      assertEquals("n", answer[0].getJsonArray("columns").getJsonObject(1).getString("name"));
+      assertTrue(cut < 100_000_000L, "call " + call + ": heap grew by " + cut / 1_000_000 + " MB");
+    }
     // the measure sees a value that is not cut: one inside an array
     long whole =
         HeapPeak.during(
             () ->
                 tools.ok(
-                    "execute_query", sql("jdbcpg", "SELECT ARRAY[repeat('x', 100000000)] AS v")));
+                    "execute_query", sql(connection, "SELECT ARRAY[repeat('x', 100000000)] AS v")));
     assertTrue(whole > 80_000_000L, "the control grew the heap by " + whole / 1_000_000 + " MB");
     // texts that cannot be wrapped still run as written, in the same transaction
     assertEquals(
         "on",
         tools
-            .ok("execute_query", sql("jdbcpg", "SHOW default_transaction_read_only"))
+            .ok("execute_query", sql(connection, "SHOW default_transaction_read_only"))
             .getJsonArray("rows")
             .getJsonArray(0)
             .getValue(0));
+  }
+
+  /**
+   * A read's shape is kept between calls, yet every answer is the table as it is now: columns
+   * added, renamed, retyped and dropped under the same text between two calls all show at once.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg"})
+  void aKeptShapeFollowsTheTableAsItChanges(String connection) throws SQLException {
+    String table = "shaped_" + connection;
+    admin("DROP TABLE IF EXISTS " + table);
+    admin("CREATE TABLE " + table + " (id int, body text)");
+    admin("INSERT INTO " + table + " VALUES (1, 'abc')");
+    String read = "SELECT * FROM " + table + " ORDER BY id";
+    for (int call = 0; call < 3; call++) {
+      assertEquals("id:int4=1 body:text=abc", shown(connection, read));
+    }
+    admin("ALTER TABLE " + table + " ADD COLUMN extra text DEFAULT 'e'");
+    assertEquals("id:int4=1 body:text=abc extra:text=e", shown(connection, read));
+    admin("ALTER TABLE " + table + " RENAME COLUMN body TO content");
+    assertEquals("id:int4=1 content:text=abc extra:text=e", shown(connection, read));
+    admin("ALTER TABLE " + table + " ALTER COLUMN content TYPE int USING length(content)");
+    assertEquals("id:int4=1 content:int4=3 extra:text=e", shown(connection, read));
+    admin("ALTER TABLE " + table + " DROP COLUMN extra");
+    assertEquals("id:int4=1 content:int4=3", shown(connection, read));
+    assertEquals("id:int4=1 content:int4=3", shown(connection, read));
+    // no long text column left: the shape without cuts follows the table just the same
+    admin("ALTER TABLE " + table + " ADD COLUMN note varchar DEFAULT 'n'");
+    assertEquals("id:int4=1 content:int4=3 note:varchar=n", shown(connection, read));
+    admin("ALTER TABLE " + table + " ALTER COLUMN note DROP DEFAULT");
+    admin("ALTER TABLE " + table + " ALTER COLUMN note TYPE int USING 7");
+    assertEquals("id:int4=1 content:int4=3 note:int4=7", shown(connection, read));
+    // duplicate names are read by position, described every time
+    String twice = "SELECT content AS a, 'x'::text AS a FROM " + table;
+    assertEquals("a:int4=3 a:text=x", shown(connection, twice));
+    admin("ALTER TABLE " + table + " ALTER COLUMN content TYPE text");
+    assertEquals("a:text=3 a:text=x", shown(connection, twice));
+  }
+
+  /**
+   * A text whose parentheses do not pair up is never wrapped, where Sonde's parentheses could pair
+   * with it into a query that means something else: the engine reads it as written and refuses it.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"pg", "jdbcpg"})
+  void aTextWhoseParenthesesDoNotPairUpRunsAsWritten(String connection) {
+    for (String unbalanced :
+        List.of(
+            "SELECT repeat('x', 10) AS a) UNION ALL (SELECT 'b'",
+            "SELECT 'a'::text AS a) AS q0, (SELECT 'b'::text AS b")) {
+      String strict = tools.refused("execute_query", sql(connection, unbalanced));
+      assertTrue(strict.contains("could not be parsed"), strict);
+      String engine = tools.refused("execute_query", sql(connection + "engine", unbalanced));
+      assertTrue(engine.contains("syntax error"), engine);
+    }
+  }
+
+  /** The answer's columns and first row, as {@code name:type=value} each. */
+  private static String shown(String connection, String read) {
+    JsonObject answer = tools.ok("execute_query", sql(connection, read));
+    JsonArray columns = answer.getJsonArray("columns");
+    JsonArray row = answer.getJsonArray("rows").getJsonArray(0);
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < columns.size(); i++) {
+      JsonObject column = columns.getJsonObject(i);
+      out.add(column.getString("name") + ":" + column.getString("type") + "=" + row.getValue(i));
+    }
+    return String.join(" ", out);
+  }
+
+  private static void admin(String statement) throws SQLException {
+    try (Connection db = DriverManager.getConnection(url);
+        Statement st = db.createStatement()) {
+      st.execute(statement);
+    }
   }
 }

@@ -16,7 +16,8 @@ public final class SqlLexer {
   /**
    * The statements (comments kept, blank ones dropped); the same with comments blanked out; the
    * same with strings also replaced by {@code 's'} and escaped identifiers written plainly (for
-   * parsers that only need the shape); the functions called; the first word; or the problem.
+   * parsers that only need the shape); the functions called; the first word; whether every
+   * parenthesis outside strings and comments closes one opened before it; or the problem.
    */
   public record Scan(
       List<String> statements,
@@ -24,6 +25,7 @@ public final class SqlLexer {
       List<String> neutral,
       Set<String> calls,
       String firstWord,
+      boolean balanced,
       String problem) {}
 
   private final String sql;
@@ -39,6 +41,8 @@ public final class SqlLexer {
   private final List<Integer> questionMarks = new ArrayList<>();
 
   private int pos;
+  private int depth;
+  private boolean closedUnopened;
   private int statementStart;
   private boolean statementHasContent;
   private String firstWord;
@@ -63,6 +67,7 @@ public final class SqlLexer {
         lexer.neutral,
         lexer.calls,
         lexer.firstWord,
+        !lexer.closedUnopened && lexer.depth == 0,
         problem);
   }
 
@@ -242,6 +247,11 @@ public final class SqlLexer {
     }
     if (c == '(' && pendingName != null) {
       calls.add(pendingName);
+    }
+    if (c == '(') {
+      depth++;
+    } else if (c == ')' && --depth < 0) {
+      closedUnopened = true;
     }
     if (c == '?') {
       questionMarks.add(pos);

@@ -1,6 +1,7 @@
 package dev.sonde.db.guard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,6 +29,22 @@ class SqlLexerTest {
         2,
         SqlLexer.scan("SELECT 1 # ; DROP TABLE t", LexerRules.POSTGRES).statements().size(),
         "# is no comment in PostgreSQL");
+  }
+
+  @Test
+  void parenthesesPairUpOnlyOutsideStringsCommentsAndQuotedNames() {
+    for (String balanced :
+        List.of(
+            "SELECT (1)",
+            "SELECT ')' AS p",
+            "SELECT 1 AS \")\" -- )",
+            "SELECT $x$)$x$, /* ( */ f((2))")) {
+      assertTrue(SqlLexer.scan(balanced, LexerRules.POSTGRES).balanced(), balanced);
+    }
+    for (String unbalanced :
+        List.of("SELECT 1) UNION ALL (SELECT 2", "SELECT (1", "SELECT 1) AS x, (SELECT 2 AS y")) {
+      assertFalse(SqlLexer.scan(unbalanced, LexerRules.POSTGRES).balanced(), unbalanced);
+    }
   }
 
   @Test

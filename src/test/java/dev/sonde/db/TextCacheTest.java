@@ -1,20 +1,19 @@
-package dev.sonde.db.guard;
+package dev.sonde.db;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.sonde.db.DatabaseException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
-class VerdictCacheTest {
-  private final VerdictCache cache = new VerdictCache();
+class TextCacheTest {
+  private final TextCache<String> cache = new TextCache<>();
   private final AtomicInteger guardRuns = new AtomicInteger();
 
   /** What the caller does: the kept verdict, or the guard's, kept once it accepts. */
   private String check(String sql, Supplier<String> guard) {
-    String statement = cache.accepted(sql);
+    String statement = cache.get(sql);
     if (statement == null) {
       statement = guard.get();
       cache.keep(sql, statement);
@@ -62,11 +61,11 @@ class VerdictCacheTest {
   @Test
   void theCacheStaysBoundedAndForgetsTheLeastRecentlyUsedText() {
     accept("SELECT 0");
-    for (int i = 1; i <= VerdictCache.MAX_ENTRIES + 10; i++) {
+    for (int i = 1; i <= TextCache.MAX_ENTRIES + 10; i++) {
       accept("SELECT " + i);
       accept("SELECT 0"); // kept in use, so never the eldest
     }
-    assertEquals(VerdictCache.MAX_ENTRIES, cache.size());
+    assertEquals(TextCache.MAX_ENTRIES, cache.size());
     int before = guardRuns.get();
     accept("SELECT 0");
     assertEquals(before, guardRuns.get());
@@ -76,10 +75,20 @@ class VerdictCacheTest {
 
   @Test
   void longTextsAreCheckedEveryTime() {
-    String longSql = "SELECT '" + "x".repeat(VerdictCache.MAX_SQL_CHARS) + "'";
+    String longSql = "SELECT '" + "x".repeat(TextCache.MAX_SQL_CHARS) + "'";
     accept(longSql);
     accept(longSql);
     assertEquals(2, guardRuns.get());
     assertEquals(0, cache.size());
+  }
+
+  @Test
+  void aForgottenTextIsWorkedOutAgain() {
+    accept("SELECT 1");
+    cache.forget("SELECT 1");
+    accept("SELECT 1");
+    assertEquals(2, guardRuns.get());
+    cache.forget("never kept"); // nothing to drop is no error
+    assertEquals(1, cache.size());
   }
 }
