@@ -284,7 +284,7 @@ public final class Database {
           described != null
               ? dialect.shape(sql, columns(described), config.maxChars() + 1)
               : ReadShape.asWritten(sql);
-      if (!shape.text().equals(sql)) {
+      if (shape.cuts()) {
         try (PreparedStatement shaped = c.prepareStatement(dialect.forPrepare(shape.text()))) {
           running.set(shaped);
           Fetched fetched = fetched(shaped, renderer, maxRows, shape);
@@ -303,8 +303,9 @@ public final class Database {
           shape = ReadShape.asWritten(sql);
         }
       }
+      // nothing to cut: read as written, through the statement just described
       try (PreparedStatement statement = prepared) {
-        return fetched(statement, renderer, maxRows, shape);
+        return keptIfFits(jdbcShapes, sql, fetched(statement, renderer, maxRows, shape), shape);
       }
     } catch (SQLException e) {
       throw stop.reason() != null ? e : staleOr(e, false);

@@ -123,7 +123,11 @@ public abstract class Dialect {
     }
     return cut
         ? new ReadShape(
-            select + " FROM " + subquery(sql) + " AS q(" + names + ")", described, null, false)
+            select + " FROM " + subquery(sql) + " AS q(" + names + ")",
+            described,
+            null,
+            true,
+            false)
         : ReadShape.asWritten(sql);
   }
 

@@ -222,7 +222,7 @@ final class PostgresDialect extends Dialect {
       for (int i = 0; i < count; i++) {
         resultTypes.add(typeOf(described, i));
       }
-      return new ReadShape(checked, described, resultTypes, true);
+      return new ReadShape(checked, described, resultTypes, false, true);
     }
     StringBuilder select = new StringBuilder("SELECT ");
     for (int i = 0; i < count; i++) {
@@ -242,7 +242,8 @@ final class PostgresDialect extends Dialect {
       select.append(" AS ").append(quoted(described.getJsonObject(i).getString("name")));
       select.append(i < count - 1 ? ", " : "");
     }
-    return new ReadShape(select + " FROM (" + checked + ") AS q", described, resultTypes, true);
+    return new ReadShape(
+        select + " FROM (" + checked + ") AS q", described, resultTypes, true, true);
   }
 
   private static String quoted(String identifier) {

@@ -2,6 +2,8 @@ package dev.sonde.db;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.internal.ContextInternal;
+import io.vertx.core.internal.PromiseInternal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgBuilder;
@@ -9,11 +11,15 @@ import io.vertx.pgclient.PgConnection;
 import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
+import io.vertx.sqlclient.PrepareOptions;
 import io.vertx.sqlclient.PreparedStatement;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.desc.ColumnDescriptor;
+import io.vertx.sqlclient.impl.PreparedStatementBase;
+import io.vertx.sqlclient.internal.SqlConnectionBase;
+import io.vertx.sqlclient.internal.command.PrepareStatementCommand;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,10 +78,11 @@ final class ReactivePostgres {
    * Runs the guarded {@code statement} and fetches at most {@code limit} rows; {@code stop} stops
    * it in the server (a cancel request) when the caller cancels or the time is up. The statement is
    * sent as its shape in {@code shapes} says, so long values are cut by the server; a statement
-   * without one is described first ({@code SELECT * FROM (…) LIMIT 0}, which reads no rows) and
-   * shaped by {@code shaper}, or sent as written when there is none (it cannot be wrapped). A
-   * shaped statement this connection has prepared before costs one round trip: begin, fetch and
-   * rollback go together.
+   * without one is prepared first, which has the server describe its columns, and shaped by {@code
+   * shaper}: with nothing to cut it is read through that statement, otherwise read shaped, once,
+   * its rows limited in the text. Sent as written when there is no shaper (it cannot be wrapped). A
+   * statement this connection has prepared before costs one round trip: begin, fetch and rollback
+   * go together.
    */
   Future<Fetched> fetch(
       Database database,
@@ -91,31 +98,89 @@ final class ReactivePostgres {
           PgConnection pg = PgConnection.cast(connection);
           stop.arm(pg::cancelRequest, onCancel);
           ReadShape kept = shapes.get(statement);
-          Future<ReadShape> shape =
-              kept != null
-                  ? Future.succeededFuture(kept)
-                  : shaper != null
-                      ? connection
-                          .preparedQuery(
-                              "SELECT * FROM " + Dialect.subquery(statement) + " AS q LIMIT 0")
-                          .execute()
-                          .map(described -> shaper.apply(columns(described.columnDescriptors())))
-                          // the server's own words come from the statement as written
-                          .otherwise(ReadShape.asWritten(statement))
-                      : Future.succeededFuture(ReadShape.asWritten(statement));
-          // the shaped text differs from the described one only by checks that hold while its
-          // columns do
-          return shape.compose(
-              s -> {
-                if (stop.stopped()) {
-                  // disarmed before the connection goes back: a later cancel must not reach it
-                  stop.disarm();
-                  return Future.failedFuture(stop.reason());
-                }
-                return read(
-                    database, pg, statement, s, kept != null, shapes, limit, renderer, stop);
-              });
+          if (kept != null || shaper == null) {
+            ReadShape shape = kept != null ? kept : ReadShape.asWritten(statement);
+            return read(
+                database,
+                pg,
+                statement,
+                shape,
+                shape,
+                kept != null,
+                begin(pg),
+                shapes,
+                limit,
+                renderer,
+                stop);
+          }
+          // described as it is prepared, inside the read's own transaction, sent with its BEGIN
+          Future<?> begun = begin(pg);
+          return prepareDescribed(connection, statement)
+              .transform(
+                  prepared -> {
+                    if (prepared.failed()) {
+                      // the server's own words, from the statement as written, afresh
+                      return rollback(pg)
+                          .transform(
+                              r -> {
+                                ReadShape asWritten = ReadShape.asWritten(statement);
+                                return read(
+                                    database, pg, statement, asWritten, asWritten, false, begin(pg),
+                                    shapes, limit, renderer, stop);
+                              });
+                    }
+                    Described described = prepared.result();
+                    ReadShape shape = shaper.apply(columns(described.columns()));
+                    if (shape.cuts()) {
+                      // a long text column: read shaped, once; the statement is not needed
+                      described.statement().close();
+                      return read(
+                          database, pg, statement, shape, shape, false, begun, shapes, limit,
+                          renderer, stop);
+                    }
+                    // nothing to cut: read through the statement just prepared, as written
+                    preparedOn(pg).keep(statement, described.statement());
+                    return read(
+                        database,
+                        pg,
+                        statement,
+                        ReadShape.asWritten(statement),
+                        shape,
+                        false,
+                        begun,
+                        shapes,
+                        limit,
+                        renderer,
+                        stop);
+                  });
         });
+  }
+
+  /** A statement prepared on the server session, with the columns the server described for it. */
+  private record Described(PreparedStatement statement, List<ColumnDescriptor> columns) {}
+
+  /**
+   * Prepares {@code sql} as the reactive client's own {@code prepare} does, keeping the columns the
+   * server described for it (Parse and Describe: one round trip, no planning), which its public API
+   * does not hand out before a read. Built on the client's internal command API, so an upgrade of
+   * vertx-sql-client that changes it fails to compile here rather than misbehaving.
+   */
+  private static Future<Described> prepareDescribed(SqlConnection connection, String sql) {
+    SqlConnectionBase<?> base = (SqlConnectionBase<?>) connection;
+    ContextInternal context = (ContextInternal) Vertx.currentContext();
+    PromiseInternal<io.vertx.sqlclient.internal.PreparedStatement> promise = context.promise();
+    base.schedule(new PrepareStatementCommand(sql, new PrepareOptions(), true), promise);
+    return promise
+        .future()
+        .map(
+            ps ->
+                new Described(
+                    PreparedStatementBase.create(base.unwrap(), context, ps, true),
+                    ps.rowDesc().columnDescriptor()));
+  }
+
+  private static Future<?> begin(SqlConnection connection) {
+    return connection.query("BEGIN READ ONLY").execute();
   }
 
   private Future<Fetched> read(
@@ -123,13 +188,14 @@ final class ReactivePostgres {
       PgConnection connection,
       String statement,
       ReadShape shape,
+      ReadShape toKeep,
       boolean wasKept,
+      Future<?> begin,
       TextCache<ReadShape> shapes,
       int limit,
       ValueRenderer renderer,
       StatementStop stop) {
     PreparedStatements prepared = preparedOn(connection);
-    Future<?> begin = connection.query("BEGIN READ ONLY").execute();
     String text = shape.text();
     // just described and shaped: read once, its rows limited in the text, with no statement to
     // prepare first; prepared from its next call on
@@ -177,7 +243,7 @@ final class ReactivePostgres {
                                         .map(
                                             fetched ->
                                                 Database.keptIfFits(
-                                                    shapes, statement, fetched, shape)));
+                                                    shapes, statement, fetched, toKeep)));
                   });
         });
   }
