@@ -199,20 +199,38 @@ public final class DatabaseRegistry implements AutoCloseable {
     return resolved.toAbsolutePath().toString();
   }
 
+  /** Held while a DuckDB instance is set up: DuckDB shares one instance per file in a process. */
+  private static final Object DUCKDB_SETUP = new Object();
+
   /**
    * Generates demo data if asked, bounds the instance (memory and threads), shuts its doors to
-   * files and the network, and locks its configuration so that no statement can change any of it.
+   * files and the network, and locks its configuration so that no statement can change any of it. A
+   * second connection on the same file gets the instance the first set up, with its limits: one at
+   * a time, so two generations never create the same tables and macros at once.
    */
   static void prepareDuckDb(DuckDbSource source, ConnectionConfig c) throws SQLException {
-    // Sonde's own generation first, on every core: the limits are for what callers run
-    if (c.demo() && !DemoDatabase.isPresent(source.root())) {
-      DemoDatabase.generate(source.root(), LocalDateTime.now(ZoneOffset.UTC));
+    synchronized (DUCKDB_SETUP) {
+      // Sonde's own generation first, on every core: the limits are for what callers run
+      if (c.demo() && !DemoDatabase.isPresent(source.root())) {
+        DemoDatabase.generate(source.root(), LocalDateTime.now(ZoneOffset.UTC));
+      }
+      try (Statement statement = source.root().createStatement()) {
+        if (configurationLocked(statement)) {
+          return;
+        }
+        statement.execute("SET memory_limit = '" + duckDbMemoryLimit(c) + "'");
+        statement.execute("SET threads = " + duckDbThreads(c));
+        statement.execute("SET enable_external_access = false");
+        statement.execute("SET lock_configuration = true");
+      }
     }
-    try (Statement statement = source.root().createStatement()) {
-      statement.execute("SET memory_limit = '" + duckDbMemoryLimit(c) + "'");
-      statement.execute("SET threads = " + duckDbThreads(c));
-      statement.execute("SET enable_external_access = false");
-      statement.execute("SET lock_configuration = true");
+  }
+
+  private static boolean configurationLocked(Statement statement) throws SQLException {
+    try (java.sql.ResultSet rs =
+        statement.executeQuery("SELECT current_setting('lock_configuration')")) {
+      rs.next();
+      return rs.getBoolean(1);
     }
   }
 

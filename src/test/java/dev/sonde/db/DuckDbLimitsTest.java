@@ -37,10 +37,19 @@ class DuckDbLimitsTest {
   static ToolCalls tools;
 
   @BeforeAll
-  static void start() {
+  static void start() throws java.io.IOException {
+    String shared =
+        java.nio.file.Files.createTempDirectory("sonde-shared-").resolve("one.duckdb").toString();
     sonde =
         new InProcessSonde(
             Map.ofEntries(
+                // two connections on one file: DuckDB gives both the same instance
+                Map.entry("databases.connections.sharedfirst.type", "duckdb"),
+                Map.entry("databases.connections.sharedfirst.path", shared),
+                Map.entry("databases.connections.sharedfirst.memoryLimit", "300MiB"),
+                Map.entry("databases.connections.sharedsecond.type", "duckdb"),
+                Map.entry("databases.connections.sharedsecond.path", shared),
+                Map.entry("databases.connections.sharedsecond.memoryLimit", "400MiB"),
                 // the demo's own generation and rollups on a locked instance: ChartToolsTest
                 Map.entry("databases.connections.big.type", "duckdb"),
                 Map.entry("databases.connections.tight.type", "duckdb"),
@@ -67,6 +76,20 @@ class DuckDbLimitsTest {
 
   static JsonArray row(String connection, String sql) {
     return tools.ok("execute_query", sql(connection, sql)).getJsonArray("rows").getJsonArray(0);
+  }
+
+  /**
+   * A second connection on a file another one opened gets the instance the first set up, already
+   * locked, instead of failing to open because its own limits cannot be set any more (before, the
+   * second was reported unavailable and retried every 30 s).
+   */
+  @Test
+  void twoConnectionsOnOneFileBothOpenWithTheFirstsLimits() {
+    JsonArray first = row("sharedfirst", SETTINGS);
+    JsonArray second = row("sharedsecond", SETTINGS);
+    assertEquals(first, second, "one instance, set up once");
+    assertTrue(List.of("300.0 MiB", "400.0 MiB").contains(first.getString(0)), first.encode());
+    assertEquals("true", String.valueOf(first.getValue(2)));
   }
 
   static final String SETTINGS =

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 /** Sonde started inside the test JVM on a free port. */
 public final class InProcessSonde implements SondeUnderTest {
+  private static final long START_LIMIT_MINUTES = 5;
   private final Sonde sonde;
 
   public InProcessSonde(Map<String, String> overrides) {
@@ -24,10 +25,13 @@ public final class InProcessSonde implements SondeUnderTest {
     flags.put("data.dir", freshDataDir());
     flags.putAll(overrides);
     SondeConfig config = ConfigLoader.load(null, Map.of(), flags);
+    var starting = Sonde.start(config).toCompletionStage().toCompletableFuture();
     try {
-      sonde =
-          Sonde.start(config).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      // a ceiling, not a schedule: a loaded machine may take minutes to generate the demo data
+      sonde = starting.get(START_LIMIT_MINUTES, TimeUnit.MINUTES);
     } catch (Exception e) {
+      // never left running beside the next test's Sonde, on the same files
+      starting.thenAccept(late -> late.close());
       throw new IllegalStateException("Sonde did not start", e);
     }
   }
