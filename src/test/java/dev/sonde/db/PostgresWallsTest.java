@@ -261,20 +261,19 @@ class PostgresWallsTest {
   @ValueSource(strings = {"pg", "jdbcpg"})
   void aHugeValueIsCutBeforeItIsRead(String connection) {
     for (int call = 1; call <= 2; call++) {
-      JsonObject[] answer = new JsonObject[1];
-      long cut =
-          HeapPeak.during(
+      HeapPeak.Measured<JsonObject> cut =
+          HeapPeak.measure(
               () ->
-                  answer[0] =
-                      tools.ok(
-                          "execute_query",
-                          sql(connection, "SELECT repeat('x', 200000000) AS v, 1 AS n;")));
-      JsonArray row = answer[0].getJsonArray("rows").getJsonArray(0);
-      assertTrue(answer[0].getBoolean("truncated"));
-      assertTrue(row.getString(0).length() <= 4001, "a cut value ends with an ellipsis");
-      assertEquals("text", answer[0].getJsonArray("columns").getJsonObject(0).getString("type"));
-      assertEquals("n", answer[0].getJsonArray("columns").getJsonObject(1).getString("name"));
-      assertTrue(cut < 100_000_000L, "call " + call + ": heap grew by " + cut / 1_000_000 + " MB");
+                  tools.ok(
+                      "execute_query",
+                      sql(connection, "SELECT repeat('x', 200000000) AS v, 1 AS n;")));
+      JsonObject answer = cut.answer();
+      assertTrue(answer.getBoolean("truncated"));
+      String value = answer.getJsonArray("rows").getJsonArray(0).getString(0);
+      assertTrue(value.length() <= 4001, "a cut value ends with an ellipsis");
+      assertEquals("text", answer.getJsonArray("columns").getJsonObject(0).getString("type"));
+      assertEquals("n", answer.getJsonArray("columns").getJsonObject(1).getString("name"));
+      assertTrue(cut.bytes() < 100_000_000L, "call " + call + ": heap grew " + cut.bytes() + " B");
     }
     // the measure sees a value that is not cut: one inside an array
     long whole =
