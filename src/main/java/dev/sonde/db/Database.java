@@ -709,8 +709,10 @@ public final class Database {
     int count = md.getColumnCount();
     int[] types = new int[count];
     List<String> typeNames = new ArrayList<>(count);
+    List<String> names = new ArrayList<>(count);
     for (int i = 1; i <= count; i++) {
       typeNames.add(md.getColumnTypeName(i));
+      names.add(md.getColumnLabel(i));
       // PostgreSQL's driver reports timestamptz as a plain TIMESTAMP, read in the JVM's zone
       types[i - 1] =
           "timestamptz".equals(md.getColumnTypeName(i))
@@ -718,7 +720,7 @@ public final class Database {
               : md.getColumnType(i);
     }
     boolean asShaped = shape.columns() != null && shape.fits(typeNames);
-    JsonArray columns = asShaped ? shape.columns() : columns(md);
+    JsonArray columns = asShaped ? shape.columnsNamed(names) : columns(md);
     List<JsonArray> fetched = new ArrayList<>();
     while (fetched.size() <= maxRows && rs.next()) {
       JsonArray row = new JsonArray();

@@ -68,14 +68,23 @@ public abstract class Dialect {
     connection.setAutoCommit(false);
   }
 
-  /** A text that starts as a query can be read from as a subquery. */
-  private static final java.util.regex.Pattern QUERY_START =
-      java.util.regex.Pattern.compile(
-          "(?is)^(\\s|--[^\\n\\r]*|/\\*.*?\\*/)*(SELECT|WITH|VALUES|TABLE|FROM|\\().*");
+  /** The first words of a text that can be read from as a subquery. */
+  private static final java.util.Set<String> QUERY_WORDS =
+      java.util.Set.of("SELECT", "WITH", "VALUES", "TABLE", "FROM");
 
   /** Whether long text values are cut by the engine ({@link #bounded}) on this engine. */
   boolean cutsLongValues() {
     return false;
+  }
+
+  /** The cast to the engine's own text type, as Sonde's shaped reads write it. */
+  protected String textCast() {
+    return "::text";
+  }
+
+  /** The engine's own {@code left}, as Sonde's shaped reads call it. */
+  protected String leftFunction() {
+    return "left";
   }
 
   /** Whether the engine cuts a value of this column type with {@code left(value::text, n)}. */
@@ -88,11 +97,12 @@ public abstract class Dialect {
    * subquery and means inside one what it means alone.
    */
   boolean readsAsSubquery(String sql) {
-    if (!QUERY_START.matcher(sql).matches()) {
-      return false;
-    }
+    // the engine's own lexical rules (nested comments, quotes), never a pattern that backtracks
     SqlLexer.Scan scan = SqlLexer.scan(sql, guardProfile().lexer());
-    return scan.problem() == null && scan.balanced();
+    return scan.problem() == null
+        && scan.balanced()
+        && scan.statements().size() == 1
+        && QUERY_WORDS.contains(scan.firstWord());
   }
 
   /**
@@ -114,7 +124,8 @@ public abstract class Dialect {
       String column = "q.c" + i;
       if (isLongText(typeOf(described, i - 1))) {
         cut = true;
-        select.append("left(").append(column).append("::text, ").append(chars).append(')');
+        select.append(leftFunction()).append('(').append(column).append(textCast()).append(", ");
+        select.append(chars).append(')');
       } else {
         select.append(column);
       }
@@ -140,11 +151,24 @@ public abstract class Dialect {
    * comment in the text must not swallow the rest.
    */
   static String subquery(String sql) {
-    String body = sql.strip();
+    String body = withoutTrailing(sql);
     while (body.endsWith(";")) {
-      body = body.substring(0, body.length() - 1).strip();
+      body = withoutTrailing(body.substring(0, body.length() - 1));
     }
     return "(\n" + body + "\n)";
+  }
+
+  /**
+   * {@code sql} without the white space that ends it, as the engines read white space: ASCII only.
+   * A trailing non-ASCII space belongs to the name before it (PostgreSQL reads {@code t} and a
+   * U+3000 after it as one identifier), so it must stay.
+   */
+  private static String withoutTrailing(String sql) {
+    int end = sql.length();
+    while (end > 0 && " \t\n\r\f\u000b".indexOf(sql.charAt(end - 1)) >= 0) {
+      end--;
+    }
+    return sql.substring(0, end);
   }
 
   /**

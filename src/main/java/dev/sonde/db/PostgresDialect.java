@@ -193,7 +193,7 @@ final class PostgresDialect extends Dialect {
    * The read behind a check that PostgreSQL itself makes each time it plans the text: {@code (sql)
    * UNION ALL SELECT NULL, … WHERE false} fails once the read has more or fewer columns than
    * described, and the cut columns are named, so a renamed one fails too; {@code left} is given a
-   * text column uncast, so one whose type changed fails as well. Such a shape may be kept. The
+   * text column uncast, so one retyped to a number fails as well. Such a shape may be kept. The
    * empty branch is planned away. With duplicate column names the cut columns can only be read by
    * position, which no check covers: that shape is used once.
    */
@@ -212,11 +212,12 @@ final class PostgresDialect extends Dialect {
     if (cut && names.size() < count) {
       return super.shape(sql, described, chars);
     }
+    List<String> nulls = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      nulls.add(typedNull(ReadShape.baseType(typeOf(described, i))));
+    }
     String checked =
-        subquery(sql)
-            + " UNION ALL SELECT "
-            + String.join(", ", java.util.Collections.nCopies(count, "NULL"))
-            + " WHERE false";
+        subquery(sql) + " UNION ALL SELECT " + String.join(", ", nulls) + " WHERE false";
     List<String> resultTypes = new ArrayList<>();
     if (!cut) {
       for (int i = 0; i < count; i++) {
@@ -232,11 +233,11 @@ final class PostgresDialect extends Dialect {
         select.append(column);
         resultTypes.add(type);
       } else {
+        // text uncast, so a column retyped to a number fails the check; json and xml cast to text
         String asText =
-            type.equals("text") || type.equals("varchar")
-                ? column
-                : column + "::" + type + "::text";
-        select.append("left(").append(asText).append(", ").append(chars).append(')');
+            type.equals("text") || type.equals("varchar") ? column : column + textCast();
+        select.append(leftFunction()).append('(').append(asText).append(", ").append(chars);
+        select.append(')');
         resultTypes.add("text");
       }
       select.append(" AS ").append(quoted(described.getJsonObject(i).getString("name")));
@@ -244,6 +245,50 @@ final class PostgresDialect extends Dialect {
     }
     return new ReadShape(
         select + " FROM (" + checked + ") AS q", described, resultTypes, true, true);
+  }
+
+  /** Built-in types the check's empty branch names, so a column retyped across kinds fails it. */
+  private static final java.util.Set<String> CHECKED_TYPES =
+      java.util.Set.of(
+          "bool",
+          "int2",
+          "int4",
+          "int8",
+          "float4",
+          "float8",
+          "numeric",
+          "text",
+          "date",
+          "time",
+          "timetz",
+          "timestamp",
+          "timestamptz",
+          "interval",
+          "json",
+          "jsonb",
+          "xml",
+          "uuid",
+          "bytea");
+
+  /**
+   * {@code NULL} of the column's type where it is a built-in one: UNION ALL then fails (42804) once
+   * the column has a type of another kind (a number become text, jsonb become text), before any
+   * value is read. Other types (varchar and char resolve with text; domains, enums) stay untyped.
+   */
+  private static String typedNull(String type) {
+    return CHECKED_TYPES.contains(type) ? "NULL::pg_catalog." + type : "NULL";
+  }
+
+  /** Qualified: a {@code left} someone created in a schema on the search path is never called. */
+  @Override
+  protected String leftFunction() {
+    return "pg_catalog.left";
+  }
+
+  /** Qualified: a type named {@code text} in a schema on the search path is never meant. */
+  @Override
+  protected String textCast() {
+    return "::pg_catalog.text";
   }
 
   private static String quoted(String identifier) {
@@ -276,7 +321,8 @@ final class PostgresDialect extends Dialect {
           "42601", // each UNION query must have the same number of columns
           "42703", // a named column is gone
           "42883", // left() of a column no longer text
-          "42846"); // a cast the column's new type has not
+          "42846", // a cast the column's new type has not
+          "42804"); // the check's typed NULL and the column's new type do not match
 
   @Override
   boolean isChangedColumns(String sqlState) {

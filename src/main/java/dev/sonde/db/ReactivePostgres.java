@@ -130,7 +130,15 @@ final class ReactivePostgres {
                               });
                     }
                     Described described = prepared.result();
-                    ReadShape shape = shaper.apply(columns(described.columns()));
+                    ReadShape shape;
+                    try {
+                      shape = shaper.apply(columns(described.columns()));
+                    } catch (RuntimeException e) {
+                      // never back to the pool inside the transaction just begun
+                      described.statement().close();
+                      stop.disarm();
+                      return rollback(pg).transform(r -> Future.failedFuture(e));
+                    }
                     if (shape.cuts()) {
                       // a long text column: read shaped, once; the statement is not needed
                       described.statement().close();
@@ -221,6 +229,28 @@ final class ReactivePostgres {
           return Future.all(begin, read)
               .transform(
                   done -> {
+                    // the engine would not read this text shaped (FOR UPDATE beside a UNION, say):
+                    // as written, in a transaction afresh, so the caller hears the engine's words
+                    boolean asWritten =
+                        once && done.failed() && !stop.stopped() && !stale(done.cause(), known);
+                    if (asWritten) {
+                      return rolledBack.transform(
+                          r -> {
+                            ReadShape written = ReadShape.asWritten(statement);
+                            return read(
+                                database,
+                                connection,
+                                statement,
+                                written,
+                                written,
+                                false,
+                                begin(connection),
+                                shapes,
+                                limit,
+                                renderer,
+                                stop);
+                          });
+                    }
                     stop.disarm();
                     if (done.failed() && ps.succeeded() && ps.result() != null) {
                       // it may be what failed (a table changed under it): prepare it anew
@@ -305,8 +335,11 @@ final class ReactivePostgres {
     synchronized void keep(String sql, PreparedStatement statement) {
       if (sql.length() > MAX_KEPT_SQL) {
         statement.close();
-      } else {
-        bySql.put(sql, statement);
+        return;
+      }
+      PreparedStatement replaced = bySql.put(sql, statement);
+      if (replaced != null && replaced != statement) {
+        replaced.close();
       }
     }
 
@@ -358,14 +391,16 @@ final class ReactivePostgres {
   private static Fetched rendered(RowSet<Row> rows, ValueRenderer renderer, ReadShape shape) {
     List<ColumnDescriptor> descriptors = rows.columnDescriptors();
     List<String> types = new ArrayList<>(descriptors.size());
+    List<String> names = new ArrayList<>(descriptors.size());
     for (ColumnDescriptor column : descriptors) {
       if (UNDECODED.contains(typeName(column))) {
         throw new NeedsJdbc(typeName(column));
       }
       types.add(typeName(column));
+      names.add(column.name());
     }
     boolean asShaped = shape.columns() != null && shape.fits(types);
-    JsonArray columns = asShaped ? shape.columns() : columns(descriptors);
+    JsonArray columns = asShaped ? shape.columnsNamed(names) : columns(descriptors);
     List<JsonArray> out = new ArrayList<>(rows.size());
     for (Row row : rows) {
       JsonArray values = new JsonArray(new ArrayList<>(descriptors.size()));
