@@ -53,7 +53,10 @@ public final class Database {
   /** Statements the engine did not stop, whose discarded connections are still busy. */
   private final AtomicInteger runaways = new AtomicInteger();
 
-  /** Texts whose result the reactive client cannot decode (oid): read through JDBC. */
+  /**
+   * Texts whose result the reactive client cannot decode (oid, xml read as written): JDBC reads
+   * them.
+   */
   private final TextCache<Boolean> jdbcOnly = new TextCache<>();
 
   /** {@code reactive}, when given, runs the connection's queries; the rest goes through JDBC. */
@@ -219,8 +222,12 @@ public final class Database {
                 return result(
                     shapedRead(c, sql, renderer, maxRows, running, stop), request, maxRows, start);
               } catch (StalePlan stale) {
-                if (tries == STALE_TRIES || stop.reason() != null) {
-                  throw stale;
+                // answered here: another connection's try would repeat these
+                if (stop.reason() != null) {
+                  throw stop.reason();
+                }
+                if (tries == STALE_TRIES) {
+                  throw stale.reported();
                 }
                 dialect.endRead(c);
                 dialect.beginRead(c);
@@ -262,7 +269,7 @@ public final class Database {
     if (kept != null) {
       try (PreparedStatement shaped = c.prepareStatement(dialect.forPrepare(kept.text()))) {
         running.set(shaped);
-        return keptIfFits(jdbcShapes, sql, fetched(shaped, renderer, maxRows, kept), kept);
+        return kept.settle(jdbcShapes, sql, fetched(shaped, renderer, maxRows, kept));
       } catch (SQLException e) {
         if (stop.reason() != null) {
           throw e;
@@ -289,7 +296,7 @@ public final class Database {
           running.set(shaped);
           Fetched fetched = fetched(shaped, renderer, maxRows, shape);
           prepared.close();
-          return keptIfFits(jdbcShapes, sql, fetched, shape);
+          return shape.settle(jdbcShapes, sql, fetched);
         } catch (SQLException e) {
           if (stop.reason() != null || dialect.isStalePlan(e)) {
             throw e;
@@ -305,7 +312,7 @@ public final class Database {
       }
       // nothing to cut: read as written, through the statement just described
       try (PreparedStatement statement = prepared) {
-        return keptIfFits(jdbcShapes, sql, fetched(statement, renderer, maxRows, shape), shape);
+        return shape.settle(jdbcShapes, sql, fetched(statement, renderer, maxRows, shape));
       }
     } catch (SQLException e) {
       throw stop.reason() != null ? e : staleOr(e, false);
@@ -401,18 +408,18 @@ public final class Database {
     return statement.compose(
         sql -> {
           long start = System.nanoTime();
-          return reactive
-              .fetch(
+          ReactivePostgres.Read call =
+              new ReactivePostgres.Read(
                   this,
                   sql,
+                  reactiveShapes.get(sql),
                   reactiveShapes,
-                  reactiveShapes.get(sql) != null || !dialect.readsAsSubquery(sql)
-                      ? null
-                      : described -> dialect.shape(sql, described, config.maxChars() + 1),
+                  described -> dialect.shape(sql, described, config.maxChars() + 1),
                   maxRows + 1,
                   renderer,
-                  StatementStop.forRead(vertx, config.queryTimeoutSeconds()),
-                  onCancel)
+                  StatementStop.forRead(vertx, config.queryTimeoutSeconds()));
+          return reactive
+              .fetch(call, onCancel)
               .map(fetched -> result(fetched, request, maxRows, start));
         });
   }
@@ -674,29 +681,15 @@ public final class Database {
     }
   }
 
-  /**
-   * {@code fetched} as read with {@code shape}, which is kept for {@code sql} when it checks itself
-   * and its result still has the types it was built for, and forgotten when not: a column changed
-   * type without failing its check, so it is described afresh next time.
-   */
-  static Fetched keptIfFits(
-      TextCache<ReadShape> shapes, String sql, Fetched fetched, ReadShape shape) {
-    if (!fetched.asShaped()) {
-      shapes.forget(sql);
-    } else if (shape.checks()) {
-      shapes.keep(sql, shape);
-    }
-    return fetched;
-  }
-
   /** The columns of a result as the answer names them: label and the engine's type name. */
   private static JsonArray columns(ResultSetMetaData md) throws SQLException {
-    JsonArray columns = new JsonArray();
+    List<String> names = new ArrayList<>();
+    List<String> types = new ArrayList<>();
     for (int i = 1; i <= md.getColumnCount(); i++) {
-      columns.add(
-          new JsonObject().put("name", md.getColumnLabel(i)).put("type", md.getColumnTypeName(i)));
+      names.add(md.getColumnLabel(i));
+      types.add(md.getColumnTypeName(i));
     }
-    return columns;
+    return Fetched.columns(names, types);
   }
 
   /**
@@ -719,8 +712,6 @@ public final class Database {
               ? Types.TIMESTAMP_WITH_TIMEZONE
               : md.getColumnType(i);
     }
-    boolean asShaped = shape.columns() != null && shape.fits(typeNames);
-    JsonArray columns = asShaped ? shape.columnsNamed(names) : columns(md);
     List<JsonArray> fetched = new ArrayList<>();
     while (fetched.size() <= maxRows && rs.next()) {
       JsonArray row = new JsonArray();
@@ -729,7 +720,7 @@ public final class Database {
       }
       fetched.add(row);
     }
-    return new Fetched(columns, fetched, asShaped || shape.columns() == null);
+    return shape.fetched(names, typeNames, fetched);
   }
 
   /** The answer: rows kept inside the connection's budget, and a note when some were left out. */

@@ -72,7 +72,7 @@ public abstract class Dialect {
   private static final java.util.Set<String> QUERY_WORDS =
       java.util.Set.of("SELECT", "WITH", "VALUES", "TABLE", "FROM");
 
-  /** Whether long text values are cut by the engine ({@link #bounded}) on this engine. */
+  /** Whether long text values are cut by the engine ({@link #shape}) on this engine. */
   boolean cutsLongValues() {
     return false;
   }
@@ -110,12 +110,16 @@ public abstract class Dialect {
    * column), is read with every long text column cut by the engine to {@code chars} characters, so
    * a huge value never reaches Sonde whole. Columns are renamed by position (c1, c2, …), so
    * duplicate or missing names do not matter; the answer names them as described. Sent as written
-   * when no column needs it or the text cannot be wrapped.
+   * when no column needs it, and kept so when the text cannot be wrapped.
    */
-  ReadShape shape(String sql, JsonArray described, int chars) {
-    if (!readsAsSubquery(sql) || described.isEmpty()) {
-      return ReadShape.asWritten(sql);
-    }
+  final ReadShape shape(String sql, JsonArray described, int chars) {
+    return readsAsSubquery(sql) && !described.isEmpty()
+        ? wrapped(sql, described, chars)
+        : ReadShape.unwrappable(sql);
+  }
+
+  /** {@link #shape} of a text that can be wrapped and has columns. */
+  ReadShape wrapped(String sql, JsonArray described, int chars) {
     int count = described.size();
     StringBuilder select = new StringBuilder("SELECT ");
     StringBuilder names = new StringBuilder();

@@ -198,10 +198,7 @@ final class PostgresDialect extends Dialect {
    * position, which no check covers: that shape is used once.
    */
   @Override
-  ReadShape shape(String sql, JsonArray described, int chars) {
-    if (!readsAsSubquery(sql) || described.isEmpty()) {
-      return ReadShape.asWritten(sql);
-    }
+  ReadShape wrapped(String sql, JsonArray described, int chars) {
     int count = described.size();
     java.util.Set<String> names = new java.util.HashSet<>();
     boolean cut = false;
@@ -210,7 +207,7 @@ final class PostgresDialect extends Dialect {
       cut |= isLongText(typeOf(described, i));
     }
     if (cut && names.size() < count) {
-      return super.shape(sql, described, chars);
+      return super.wrapped(sql, described, chars);
     }
     List<String> nulls = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
@@ -228,7 +225,7 @@ final class PostgresDialect extends Dialect {
     StringBuilder select = new StringBuilder("SELECT ");
     for (int i = 0; i < count; i++) {
       String type = typeOf(described, i);
-      String column = "q." + quoted(described.getJsonObject(i).getString("name"));
+      String column = "q." + quote(described.getJsonObject(i).getString("name"));
       if (!isLongText(type)) {
         select.append(column);
         resultTypes.add(type);
@@ -240,7 +237,7 @@ final class PostgresDialect extends Dialect {
         select.append(')');
         resultTypes.add("text");
       }
-      select.append(" AS ").append(quoted(described.getJsonObject(i).getString("name")));
+      select.append(" AS ").append(quote(described.getJsonObject(i).getString("name")));
       select.append(i < count - 1 ? ", " : "");
     }
     return new ReadShape(
@@ -291,10 +288,6 @@ final class PostgresDialect extends Dialect {
     return "::pg_catalog.text";
   }
 
-  private static String quoted(String identifier) {
-    return '"' + identifier.replace("\"", "\"\"") + '"';
-  }
-
   /** Judged by {@code pg_proc}: volatility and whether a function runs as its owner. */
   @Override
   public FunctionPolicy functionPolicy(Connection connection) throws SQLException {
@@ -321,7 +314,6 @@ final class PostgresDialect extends Dialect {
           "42601", // each UNION query must have the same number of columns
           "42703", // a named column is gone
           "42883", // left() of a column no longer text
-          "42846", // a cast the column's new type has not
           "42804"); // the check's typed NULL and the column's new type do not match
 
   @Override

@@ -38,7 +38,9 @@ import java.util.function.Function;
  */
 final class ReactivePostgres {
   private static final int STATEMENTS_PER_SESSION = 256;
-  private static final int MAX_KEPT_SQL = 4096;
+
+  /** Longer texts are prepared for one use: a shaped text runs longer than the text it reads. */
+  private static final int MAX_KEPT_SQL = ReadShape.MAX_KEPT_CHARS;
 
   private final String name;
   private final Pool pool;
@@ -75,91 +77,61 @@ final class ReactivePostgres {
   }
 
   /**
-   * Runs the guarded {@code statement} and fetches at most {@code limit} rows; {@code stop} stops
-   * it in the server (a cancel request) when the caller cancels or the time is up. The statement is
-   * sent as its shape in {@code shapes} says, so long values are cut by the server; a statement
-   * without one is prepared first, which has the server describe its columns, and shaped by {@code
-   * shaper}: with nothing to cut it is read through that statement, otherwise read shaped, once,
-   * its rows limited in the text. Sent as written when there is no shaper (it cannot be wrapped). A
-   * statement this connection has prepared before costs one round trip: begin, fetch and rollback
-   * go together.
+   * One read as {@link Database} asks for it: the guarded {@code statement}, its {@code kept} shape
+   * or null, where shapes are kept, how a described read is shaped, at most {@code limit} rows, and
+   * the {@code stop} that stops it in the server when the caller cancels or the time is up.
    */
-  Future<Fetched> fetch(
+  record Read(
       Database database,
       String statement,
+      ReadShape kept,
       TextCache<ReadShape> shapes,
       Function<JsonArray, ReadShape> shaper,
       int limit,
       ValueRenderer renderer,
-      StatementStop stop,
-      Consumer<Runnable> onCancel) {
+      StatementStop stop) {}
+
+  /**
+   * Runs {@code call}: sent as its kept shape, so long values are cut by the server; without one,
+   * the statement is prepared first, which has the server describe its columns (Parse and Describe:
+   * one round trip, no planning), and shaped: with nothing to cut it is read through that
+   * statement, otherwise read shaped, once, its rows limited in the text. A statement this
+   * connection has prepared before costs one round trip: begin, fetch and rollback go together.
+   */
+  Future<Fetched> fetch(Read call, Consumer<Runnable> onCancel) {
     return pool.withConnection(
         connection -> {
           PgConnection pg = PgConnection.cast(connection);
-          stop.arm(pg::cancelRequest, onCancel);
-          ReadShape kept = shapes.get(statement);
-          if (kept != null || shaper == null) {
-            ReadShape shape = kept != null ? kept : ReadShape.asWritten(statement);
-            return read(
-                database,
-                pg,
-                statement,
-                shape,
-                shape,
-                kept != null,
-                begin(pg),
-                shapes,
-                limit,
-                renderer,
-                stop);
+          call.stop().arm(pg::cancelRequest, onCancel);
+          if (call.kept() != null) {
+            return read(call, pg, call.kept(), begin(pg), null);
           }
           // described as it is prepared, inside the read's own transaction, sent with its BEGIN
           Future<?> begun = begin(pg);
-          return prepareDescribed(connection, statement)
+          return prepareDescribed(connection, call.statement())
               .transform(
                   prepared -> {
                     if (prepared.failed()) {
                       // the server's own words, from the statement as written, afresh
-                      return rollback(pg)
-                          .transform(
-                              r -> {
-                                ReadShape asWritten = ReadShape.asWritten(statement);
-                                return read(
-                                    database, pg, statement, asWritten, asWritten, false, begin(pg),
-                                    shapes, limit, renderer, stop);
-                              });
+                      return rollback(pg).transform(r -> readAsWritten(call, pg));
                     }
                     Described described = prepared.result();
                     ReadShape shape;
                     try {
-                      shape = shaper.apply(columns(described.columns()));
+                      shape = call.shaper().apply(columns(described.columns()));
                     } catch (RuntimeException e) {
                       // never back to the pool inside the transaction just begun
                       described.statement().close();
-                      stop.disarm();
+                      call.stop().disarm();
                       return rollback(pg).transform(r -> Future.failedFuture(e));
                     }
                     if (shape.cuts()) {
                       // a long text column: read shaped, once; the statement is not needed
                       described.statement().close();
-                      return read(
-                          database, pg, statement, shape, shape, false, begun, shapes, limit,
-                          renderer, stop);
+                      return read(call, pg, shape, begun, null);
                     }
                     // nothing to cut: read through the statement just prepared, as written
-                    preparedOn(pg).keep(statement, described.statement());
-                    return read(
-                        database,
-                        pg,
-                        statement,
-                        ReadShape.asWritten(statement),
-                        shape,
-                        false,
-                        begun,
-                        shapes,
-                        limit,
-                        renderer,
-                        stop);
+                    return read(call, pg, shape, begun, described.statement());
                   });
         });
   }
@@ -169,9 +141,9 @@ final class ReactivePostgres {
 
   /**
    * Prepares {@code sql} as the reactive client's own {@code prepare} does, keeping the columns the
-   * server described for it (Parse and Describe: one round trip, no planning), which its public API
-   * does not hand out before a read. Built on the client's internal command API, so an upgrade of
-   * vertx-sql-client that changes it fails to compile here rather than misbehaving.
+   * server described for it, which its public API does not hand out before a read. Built on the
+   * client's internal command API, so an upgrade of vertx-sql-client that changes it fails to
+   * compile here rather than misbehaving.
    */
   private static Future<Described> prepareDescribed(SqlConnection connection, String sql) {
     SqlConnectionBase<?> base = (SqlConnectionBase<?>) connection;
@@ -191,24 +163,37 @@ final class ReactivePostgres {
     return connection.query("BEGIN READ ONLY").execute();
   }
 
+  private Future<Fetched> readAsWritten(Read call, PgConnection connection) {
+    return read(call, connection, ReadShape.asWritten(call.statement()), begin(connection), null);
+  }
+
+  /**
+   * Reads {@code call} as {@code shape} says, in the transaction {@code begin} opened: through
+   * {@code described} when the statement was just prepared to be described, else through the
+   * session's prepared statement for the shape's text, or once, limited in the text, when the shape
+   * was just made; {@code shape} is kept for later when it may be and the result still fits it.
+   */
   private Future<Fetched> read(
-      Database database,
+      Read call,
       PgConnection connection,
-      String statement,
       ReadShape shape,
-      ReadShape toKeep,
-      boolean wasKept,
       Future<?> begin,
-      TextCache<ReadShape> shapes,
-      int limit,
-      ValueRenderer renderer,
-      StatementStop stop) {
+      PreparedStatement described) {
+    String statement = call.statement();
+    StatementStop stop = call.stop();
     PreparedStatements prepared = preparedOn(connection);
-    String text = shape.text();
+    boolean wasKept = shape == call.kept();
+    // the text a described statement reads is the statement as written
+    String text = described != null ? statement : shape.text();
     // just described and shaped: read once, its rows limited in the text, with no statement to
     // prepare first; prepared from its next call on
-    boolean once = !wasKept && !text.equals(statement);
-    PreparedStatement known = once ? null : prepared.get(text);
+    boolean once = !wasKept && described == null && !text.equals(statement);
+    // a described statement stays on the session only when its text is the one sent next time
+    boolean describedKept = described != null && shape.text().equals(statement);
+    if (describedKept) {
+      prepared.keep(statement, described);
+    }
+    PreparedStatement known = described != null ? described : once ? null : prepared.get(text);
     Future<PreparedStatement> ready =
         once || known != null ? Future.succeededFuture(known) : connection.prepare(text);
     return ready.transform(
@@ -219,8 +204,12 @@ final class ReactivePostgres {
                   : stop.stopped()
                       ? Future.failedFuture(stop.reason())
                       : once
-                          ? connection.preparedQuery(text + "\nLIMIT " + limit).execute()
-                          : ps.result().cursor().read(limit);
+                          ? connection.preparedQuery(text + "\nLIMIT " + call.limit()).execute()
+                          : ps.result().cursor().read(call.limit());
+          if (described != null && !describedKept) {
+            // queued behind the read: the rows come first
+            described.close();
+          }
           if (ps.succeeded() && ps.result() != null && known == null) {
             prepared.keep(text, ps.result());
           }
@@ -231,25 +220,8 @@ final class ReactivePostgres {
                   done -> {
                     // the engine would not read this text shaped (FOR UPDATE beside a UNION, say):
                     // as written, in a transaction afresh, so the caller hears the engine's words
-                    boolean asWritten =
-                        once && done.failed() && !stop.stopped() && !stale(done.cause(), known);
-                    if (asWritten) {
-                      return rolledBack.transform(
-                          r -> {
-                            ReadShape written = ReadShape.asWritten(statement);
-                            return read(
-                                database,
-                                connection,
-                                statement,
-                                written,
-                                written,
-                                false,
-                                begin(connection),
-                                shapes,
-                                limit,
-                                renderer,
-                                stop);
-                          });
+                    if (once && done.failed() && !stop.stopped()) {
+                      return rolledBack.transform(r -> readAsWritten(call, connection));
                     }
                     stop.disarm();
                     if (done.failed() && ps.succeeded() && ps.result() != null) {
@@ -258,7 +230,7 @@ final class ReactivePostgres {
                     }
                     boolean changed = wasKept && changedColumns(done.cause());
                     if (changed) {
-                      shapes.forget(statement);
+                      call.shapes().forget(statement);
                     }
                     return rolledBack.transform(
                         r ->
@@ -268,12 +240,11 @@ final class ReactivePostgres {
                                         ? new Database.StalePlan(failure(done.cause(), stop))
                                         : failure(done.cause(), stop))
                                 : read.result().columnDescriptors() == null
-                                    ? Future.failedFuture(database.noResultSet())
-                                    : rendering(read.result(), renderer, shape)
+                                    ? Future.failedFuture(call.database().noResultSet())
+                                    : rendering(read.result(), call.renderer(), shape)
                                         .map(
                                             fetched ->
-                                                Database.keptIfFits(
-                                                    shapes, statement, fetched, toKeep)));
+                                                shape.settle(call.shapes(), statement, fetched)));
                   });
         });
   }
@@ -287,11 +258,13 @@ final class ReactivePostgres {
 
   /** The columns as the answer names them: label and type as PostgreSQL's JDBC driver does. */
   private static JsonArray columns(List<ColumnDescriptor> descriptors) {
-    JsonArray columns = new JsonArray();
+    List<String> names = new ArrayList<>(descriptors.size());
+    List<String> types = new ArrayList<>(descriptors.size());
     for (ColumnDescriptor column : descriptors) {
-      columns.add(new JsonObject().put("name", column.name()).put("type", typeName(column)));
+      names.add(column.name());
+      types.add(typeName(column));
     }
-    return columns;
+    return Fetched.columns(names, types);
   }
 
   private static Future<Fetched> rendering(
@@ -399,8 +372,6 @@ final class ReactivePostgres {
       types.add(typeName(column));
       names.add(column.name());
     }
-    boolean asShaped = shape.columns() != null && shape.fits(types);
-    JsonArray columns = asShaped ? shape.columnsNamed(names) : columns(descriptors);
     List<JsonArray> out = new ArrayList<>(rows.size());
     for (Row row : rows) {
       JsonArray values = new JsonArray(new ArrayList<>(descriptors.size()));
@@ -409,7 +380,7 @@ final class ReactivePostgres {
       }
       out.add(values);
     }
-    return new Fetched(columns, out, asShaped || shape.columns() == null);
+    return shape.fetched(names, types, out);
   }
 
   /**

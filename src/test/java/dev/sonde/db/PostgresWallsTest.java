@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sonde.support.Answers;
 import dev.sonde.support.HeapPeak;
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
@@ -300,9 +301,7 @@ class PostgresWallsTest {
   @ValueSource(strings = {"pg", "jdbcpg"})
   void aKeptShapeFollowsTheTableAsItChanges(String connection) throws SQLException {
     String table = "shaped_" + connection;
-    admin("DROP TABLE IF EXISTS " + table);
-    admin("CREATE TABLE " + table + " (id int, body text)");
-    admin("INSERT INTO " + table + " VALUES (1, 'abc')");
+    table(table, "id int, body text", "1, 'abc'");
     String read = "SELECT * FROM " + table + " ORDER BY id";
     for (int call = 0; call < 3; call++) {
       assertEquals("id:int4=1 body:text=abc", shown(connection, read));
@@ -340,6 +339,7 @@ class PostgresWallsTest {
         List.of(
             "SELECT repeat('x', 10) AS a) UNION ALL (SELECT 'b'",
             "SELECT 'a'::text AS a) AS q0, (SELECT 'b'::text AS b")) {
+      assertFalse(new PostgresDialect(30).readsAsSubquery(unbalanced), "never wrapped");
       String strict = tools.refused("execute_query", sql(connection, unbalanced));
       assertTrue(strict.contains("could not be parsed"), strict);
       String engine = tools.refused("execute_query", sql(connection + "engine", unbalanced));
@@ -347,17 +347,15 @@ class PostgresWallsTest {
     }
   }
 
-  /** The answer's columns and first row, as {@code name:type=value} each. */
   private static String shown(String connection, String read) {
-    JsonObject answer = tools.ok("execute_query", sql(connection, read));
-    JsonArray columns = answer.getJsonArray("columns");
-    JsonArray row = answer.getJsonArray("rows").getJsonArray(0);
-    List<String> out = new ArrayList<>();
-    for (int i = 0; i < columns.size(); i++) {
-      JsonObject column = columns.getJsonObject(i);
-      out.add(column.getString("name") + ":" + column.getString("type") + "=" + row.getValue(i));
-    }
-    return String.join(" ", out);
+    return Answers.firstRow(tools.ok("execute_query", sql(connection, read)));
+  }
+
+  /** {@code name} made afresh with these columns and one row. */
+  private static void table(String name, String columns, String row) throws SQLException {
+    admin("DROP TABLE IF EXISTS " + name);
+    admin("CREATE TABLE " + name + " (" + columns + ")");
+    admin("INSERT INTO " + name + " VALUES (" + row + ")");
   }
 
   private static void admin(String statement) throws SQLException {
