@@ -275,9 +275,14 @@ public final class Sonde {
     Workspaces workspaces = new Workspaces(Path.of(config.data().dir()).resolve("workspace"));
     FamilyServices services = new FamilyServices(config, jobs, databases, workspaces, tagTables);
     Charts charts = new Charts(databases, tagTables);
-    TableForecasts forecasts = new TableForecasts(vertx, databases, tagTables, charts);
+    TableForecasts forecasts = new TableForecasts(databases, tagTables, charts);
     Dashboards dashboards =
-        new Dashboards(vertx, charts, forecasts, config.dashboards().maxPanels());
+        new Dashboards(
+            FamilyVerticle.pool(
+                vertx, DashboardFamilyVerticle.FAMILY, config.jobs().workerPoolSize()),
+            charts,
+            forecasts,
+            config.dashboards().maxPanels());
     List<FamilyVerticle> families = new ArrayList<>();
     List<ResourceProvider> resources = new ArrayList<>();
     List<PromptProvider> prompts = new ArrayList<>();
@@ -291,7 +296,6 @@ public final class Sonde {
         new ReportFamilyVerticle(
             services,
             new AnalysisReports(
-                vertx,
                 databases,
                 tagTables,
                 charts,
@@ -313,7 +317,10 @@ public final class Sonde {
                   ToolReference.markdown(
                       families.stream().flatMap(f -> f.specs().stream()).toList()));
       families.add(new DocsFamilyVerticle(services, docs));
-      resources.add(new DocsResources(vertx, docs));
+      resources.add(
+          new DocsResources(
+              FamilyVerticle.pool(vertx, DocsFamilyVerticle.FAMILY, config.jobs().workerPoolSize()),
+              docs));
     }
     if (config.mcp().conformance()) {
       families.add(new ConformanceFamilyVerticle(services));
@@ -351,7 +358,13 @@ public final class Sonde {
       deployed =
           deployed.map(
               v -> {
-                new DocsIndexing(vertx, library, jobs).start(config.docs().rescanMinutes());
+                new DocsIndexing(
+                        vertx,
+                        library,
+                        jobs,
+                        FamilyVerticle.pool(
+                            vertx, DocsFamilyVerticle.FAMILY, config.jobs().workerPoolSize()))
+                    .start(config.docs().rescanMinutes());
                 return v;
               });
     }
@@ -369,9 +382,9 @@ public final class Sonde {
                           new DashboardsApi(
                               vertx,
                               workspaces,
-                              dashboards,
+                              FamilyVerticle.pool(vertx, "web", config.jobs().workerPoolSize()),
                               config.mcp().defaultAccount(),
-                              config.timeseries().timezone()))
+                              config.mcp().toolTimeoutSeconds() * 1000L))
                       .map(
                           p -> {
                             port.set(p);

@@ -3,9 +3,16 @@ package dev.sonde;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.properties.HasName;
+import com.tngtech.archunit.core.domain.properties.HasOwner;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,6 +20,17 @@ import org.junit.jupiter.api.Test;
  * fails the test with an assertion error that lists every violating class and call.
  */
 class ArchitectureTest {
+  /** The tool families: their adapters under tools, and their engines. */
+  private static final String[] FAMILIES = {
+    "dev.sonde.tools.*..",
+    "dev.sonde.chatbi..",
+    "dev.sonde.timeseries..",
+    "dev.sonde.forecast..",
+    "dev.sonde.dashboard..",
+    "dev.sonde.report..",
+    "dev.sonde.docs.."
+  };
+
   private static final JavaClasses MAIN =
       new ClassFileImporter()
           .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -42,6 +60,46 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("dev.sonde.tools.*..", "dev.sonde.web..")
+        .check(MAIN);
+  }
+
+  @Test
+  void theWebLayerKnowsNoFamilyAndAsksThemOverTheBus() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.sonde.web..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(FAMILIES)
+        .check(MAIN);
+  }
+
+  @Test
+  void sharedCoreDependsOnNothingAboveIt() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.sonde.core..")
+        .should()
+        .dependOnClassesThat(
+            JavaClass.Predicates.resideInAPackage("dev.sonde..")
+                .and(
+                    DescribedPredicate.not(
+                        JavaClass.Predicates.resideInAPackage("dev.sonde.core.."))))
+        .check(MAIN);
+  }
+
+  @Test
+  void noWorkRunsOnVertxsDefaultWorkerPool() {
+    noClasses()
+        .should()
+        .callMethodWhere(
+            JavaCall.Predicates.target(HasName.Predicates.name("executeBlocking"))
+                .and(
+                    JavaCall.Predicates.target(
+                        HasOwner.Predicates.With.owner(
+                            JavaClass.Predicates.assignableTo(Vertx.class)
+                                .or(JavaClass.Predicates.assignableTo(Context.class))))))
+        .because("work runs on the named pool of the family or layer that owns it")
         .check(MAIN);
   }
 

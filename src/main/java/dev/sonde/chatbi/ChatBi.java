@@ -2,6 +2,7 @@ package dev.sonde.chatbi;
 
 import dev.sonde.chatbi.Retriever.Retrieved;
 import dev.sonde.config.SondeConfig.ChatBiConfig;
+import dev.sonde.core.Call;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseException;
 import dev.sonde.db.DatabaseRegistry;
@@ -19,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * chat_bi's pipeline: a question to verified SQL and its rows, one traced step each (retrieve;
@@ -76,11 +76,11 @@ public final class ChatBi {
   }
 
   /** The envelope answering {@code nlq} over {@code domain} (null: the default one). */
-  public JsonObject ask(String nlq, String domain, ZoneId zone, Await await, Steps steps)
+  public JsonObject ask(String nlq, String domain, ZoneId zone, Call call, Await await, Steps steps)
       throws InterruptedException {
     ZonedDateTime now = ZonedDateTime.now(zone);
     String reqId = REQ_ID.format(now) + "-" + UUID.randomUUID().toString().replace("-", "");
-    Run run = new Run(reqId, steps, await);
+    Run run = new Run(reqId, steps, call, await);
     try {
       if (nlq == null || nlq.isBlank()) {
         return run.failure(List.of(EMPTY_QUESTION_ZH, EMPTY_QUESTION_EN), "empty question", "");
@@ -90,7 +90,7 @@ public final class ChatBi {
       try {
         Ontology declared = Ontologies.load(Path.of(config.ontology())).choose(domain);
         db = databases.get(declared.connection());
-        ontology = databaseValues.filled(declared, db, await);
+        ontology = databaseValues.filled(declared, db, call, await);
       } catch (OntologyException | DatabaseException e) {
         return run.failure(List.of(e.getMessage()), e.getMessage(), "");
       }
@@ -232,7 +232,7 @@ public final class ChatBi {
     try {
       result =
           await.await(
-              db.query(new QueryRequest(sql, config.rowCap(), false, "iso", zone), stop -> {}));
+              db.query(new QueryRequest(sql, config.rowCap(), false, "iso", zone), run.call));
     } catch (DatabaseException e) {
       run.step("execute", false, e.getMessage(), new JsonObject());
       throw e;
@@ -257,7 +257,7 @@ public final class ChatBi {
                 db.query(
                     new QueryRequest(
                         "SELECT COUNT(*) FROM (" + sql + ") AS answer", 1, false, "iso", zone),
-                    stop -> {}));
+                    run.call));
         actual = ((Number) count.getJsonArray("rows").getJsonArray(0).getValue(0)).longValue();
       } catch (DatabaseException e) {
         actual = -1;
@@ -291,6 +291,7 @@ public final class ChatBi {
   private final class Run {
     final String reqId;
     final Steps listener;
+    final Call call;
     final Await await;
     final long started = System.nanoTime();
     long last = started;
@@ -298,18 +299,21 @@ public final class ChatBi {
     final List<String> errors = new ArrayList<>();
     String sql = "";
 
-    Run(String reqId, Steps listener, Await await) {
+    Run(String reqId, Steps listener, Call call, Await await) {
       this.reqId = reqId;
       this.listener = listener;
+      this.call = call;
       this.await = await;
     }
 
+    /** Records a step, then stops here when the call was stopped meanwhile. */
     void step(String name, boolean ok, String message, JsonObject data) {
       long now = System.nanoTime();
       TraceStep step = new TraceStep(name, ok, message, (now - last) / 1_000_000, data);
       last = now;
       trace.add(step);
       listener.step(step, (now - started) / 1_000_000);
+      call.checkpoint();
     }
 
     /**
@@ -330,7 +334,7 @@ public final class ChatBi {
           data.put("ast", new JsonArray(problems));
         } else {
           data.put("ast", "tables and joins are the domain's");
-          data.put("explain", firstLines(explain(db, candidate, await)));
+          data.put("explain", firstLines(explain(db, candidate, call, await)));
         }
       } catch (DatabaseException e) {
         refused = e.getMessage();
@@ -391,21 +395,20 @@ public final class ChatBi {
   }
 
   /** EXPLAIN, stopped when it takes longer than the configured dry-run time. */
-  private String explain(Database db, String sql, Await await) throws InterruptedException {
-    AtomicReference<Runnable> stop = new AtomicReference<>();
+  private String explain(Database db, String sql, Call call, Await await)
+      throws InterruptedException {
+    Call dryRun = call.part("EXPLAIN");
     long timer =
         vertx.setTimer(
             config.explainTimeoutSeconds() * 1000L,
-            id -> {
-              Runnable s = stop.get();
-              if (s != null) {
-                s.run();
-              }
-            });
+            id ->
+                dryRun.stop(
+                    "the dry run took longer than " + config.explainTimeoutSeconds() + " s"));
     try {
-      return await.await(db.explain(sql, false, stop::set)).getString("plan", "");
+      return await.await(db.explain(sql, false, dryRun)).getString("plan", "");
     } finally {
       vertx.cancelTimer(timer);
+      dryRun.stop("done");
     }
   }
 

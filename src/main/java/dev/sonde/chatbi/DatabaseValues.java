@@ -2,6 +2,7 @@ package dev.sonde.chatbi;
 
 import dev.sonde.chatbi.Ontology.Value;
 import dev.sonde.chatbi.Ontology.ValueDictionary;
+import dev.sonde.core.Call;
 import dev.sonde.db.Database;
 import dev.sonde.db.QueryRequest;
 import io.vertx.core.Future;
@@ -35,7 +36,8 @@ final class DatabaseValues {
   private final Map<String, Loaded> cache = new ConcurrentHashMap<>();
 
   /** {@code ontology} with its database-read dictionaries filled in (declared entries first). */
-  Ontology filled(Ontology ontology, Database db, ChatBi.Await await) throws InterruptedException {
+  Ontology filled(Ontology ontology, Database db, Call call, ChatBi.Await await)
+      throws InterruptedException {
     if (ontology.values().stream().noneMatch(ValueDictionary::fromDatabase)) {
       return ontology;
     }
@@ -48,7 +50,7 @@ final class DatabaseValues {
       String key = ontology.connection() + "\u0000" + d.column().toLowerCase(Locale.ROOT);
       Loaded loaded = cache.get(key);
       if (loaded == null || loaded.at().plus(FRESH).isBefore(Instant.now())) {
-        loaded = new Loaded(read(d.column(), db, await), Instant.now());
+        loaded = new Loaded(read(d.column(), db, call, await), Instant.now());
         cache.put(key, loaded);
       }
       Set<String> declared = new HashSet<>();
@@ -64,11 +66,11 @@ final class DatabaseValues {
     return ontology.withValues(out);
   }
 
-  private static List<String> read(String column, Database db, ChatBi.Await await)
+  private static List<String> read(String column, Database db, Call call, ChatBi.Await await)
       throws InterruptedException {
     List<Object> values =
         await.await(
-            distinct(db, db.quote(Ontology.tableOf(column)), Ontology.columnOf(column), MAX));
+            distinct(db, db.quote(Ontology.tableOf(column)), Ontology.columnOf(column), MAX, call));
     if (values.size() > MAX) {
       LOG.warn(
           "{} has more than {} distinct values; none are linked from the database", column, MAX);
@@ -87,11 +89,12 @@ final class DatabaseValues {
    * At most {@code max} + 1 distinct non-null values of {@code column} in {@code from} (a quoted
    * table): one more than {@code max} says there are too many.
    */
-  static Future<List<Object>> distinct(Database db, String from, String column, int max) {
+  static Future<List<Object>> distinct(
+      Database db, String from, String column, int max, Call call) {
     String quoted = db.quote(column);
     String sql =
         "SELECT DISTINCT " + quoted + " FROM " + from + " WHERE " + quoted + " IS NOT NULL";
-    return db.query(new QueryRequest(sql, max + 1, false, "iso", ZoneOffset.UTC), stop -> {})
+    return db.query(new QueryRequest(sql, max + 1, false, "iso", ZoneOffset.UTC), call)
         .map(
             result -> {
               List<Object> out = new ArrayList<>();

@@ -9,6 +9,7 @@ import dev.sonde.chatbi.Ontology.Role;
 import dev.sonde.chatbi.Ontology.Term;
 import dev.sonde.chatbi.Ontology.Value;
 import dev.sonde.chatbi.Ontology.ValueDictionary;
+import dev.sonde.core.Call;
 import dev.sonde.db.Database;
 import dev.sonde.db.TableRef;
 import io.vertx.core.Future;
@@ -327,7 +328,12 @@ public final class OntologyBootstrap {
       out =
           out.compose(
               list ->
-                  DatabaseValues.distinct(db, db.quoted(c.table()), c.column(), MAX_VALUES)
+                  DatabaseValues.distinct(
+                          db,
+                          db.quoted(c.table()),
+                          c.column(),
+                          MAX_VALUES,
+                          Call.statementsOnly("the ontology bootstrap"))
                       .map(
                           rows -> {
                             List<Value> values = new ArrayList<>();

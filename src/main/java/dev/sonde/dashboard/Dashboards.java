@@ -1,8 +1,8 @@
 package dev.sonde.dashboard;
 
+import dev.sonde.core.Call;
 import dev.sonde.forecast.ForecastChart;
 import dev.sonde.forecast.ForecastException;
-import dev.sonde.forecast.Forecaster;
 import dev.sonde.forecast.TableForecasts;
 import dev.sonde.timeseries.Charts;
 import dev.sonde.timeseries.TimeSeriesException;
@@ -10,17 +10,19 @@ import dev.sonde.timeseries.Times;
 import dev.sonde.workspace.Workspace;
 import dev.sonde.workspace.WorkspaceException;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -45,13 +47,30 @@ public final class Dashboards {
 
   private static final int PANEL_HEIGHT = 8;
 
-  private final Vertx vertx;
+  /** Forecast fits kept for the viewer, and how long when a dashboard has no refresh interval. */
+  private static final int KEPT_FITS = 64;
+
+  private static final long DEFAULT_KEEP_MILLIS = 60_000;
+  private static final int LISTING_DEPTH = 4;
+
+  private record KeptFit(long until, PanelData data) {}
+
+  private final Map<String, KeptFit> keptFits =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, KeptFit> eldest) {
+          return size() > KEPT_FITS;
+        }
+      };
+
+  private final WorkerExecutor pool;
   private final Charts charts;
   private final TableForecasts forecasts;
   private final int maxPanels;
 
-  public Dashboards(Vertx vertx, Charts charts, TableForecasts forecasts, int maxPanels) {
-    this.vertx = vertx;
+  /** Dashboards whose file work runs on {@code pool}, the dashboard family's own. */
+  public Dashboards(WorkerExecutor pool, Charts charts, TableForecasts forecasts, int maxPanels) {
+    this.pool = pool;
     this.charts = charts;
     this.forecasts = forecasts;
     this.maxPanels = maxPanels;
@@ -94,7 +113,8 @@ public final class Dashboards {
       String refresh,
       boolean overwrite,
       String connection,
-      ZoneId zone) {
+      ZoneId zone,
+      Call call) {
     String file = filename(name);
     refuseBeyondLimit(panels.size());
     JsonObject board =
@@ -109,7 +129,7 @@ public final class Dashboards {
             .put("created", Instant.now().toString());
     List<Future<JsonObject>> built = new ArrayList<>();
     for (Object p : panels) {
-      built.add(panel(ws, asPanel(p), connection, zone, board.getJsonObject("timeRange")));
+      built.add(panel(ws, asPanel(p), connection, zone, board.getJsonObject("timeRange"), call));
     }
     return Future.all(built)
         .compose(
@@ -161,14 +181,14 @@ public final class Dashboards {
 
   /** Compiles the panel against the dashboard as read, then places it in the one as saved now. */
   public Future<JsonObject> addPanel(
-      Workspace ws, String name, JsonObject spec, String connection, ZoneId zone) {
+      Workspace ws, String name, JsonObject spec, String connection, ZoneId zone, Call call) {
     return read(ws, name)
         .compose(
             board -> {
               // a full board is refused before its chart is compiled; the check under the lock
               // below is the one that holds against parallel adds
               refuseBeyondLimit(board.getJsonArray("panels").size() + 1);
-              return panel(ws, spec, connection, zone, board.getJsonObject("timeRange"));
+              return panel(ws, spec, connection, zone, board.getJsonObject("timeRange"), call);
             })
         .compose(
             p ->
@@ -251,10 +271,121 @@ public final class Dashboards {
 
   /**
    * The data of one panel over the dashboard's period, or over {@code start}/{@code end} when the
-   * viewer's time picker sets them.
+   * viewer's time picker sets them; stopping {@code call} stops its statements and fits.
    */
   public Future<PanelData> panelData(
-      Workspace ws, JsonObject panel, JsonObject timeRange, ZoneId zone) {
+      Workspace ws, JsonObject panel, JsonObject timeRange, ZoneId zone, Call call) {
+    return panelData(ws, panel, timeRange, zone, 0, call);
+  }
+
+  /**
+   * What the viewer draws for panel {@code id} of dashboard {@code name}: over {@code start}/{@code
+   * end} and in zone {@code tz} when its time picker sets them, else the saved ones. A forecast
+   * panel's fit is kept for the dashboard's refresh interval (a minute when it has none), so its
+   * auto-refreshes and reloads do not refit it each time.
+   */
+  public Future<PanelData> viewPanel(
+      Workspace ws, String name, String id, String start, String end, String tz, Call call) {
+    return read(ws, name)
+        .compose(
+            board -> {
+              JsonObject panel =
+                  board.getJsonArray("panels").stream()
+                      .map(JsonObject.class::cast)
+                      .filter(p -> id.equals(p.getString("id")))
+                      .findFirst()
+                      .orElseThrow(() -> new DashboardException("no panel " + id));
+              return panelData(
+                  ws,
+                  panel,
+                  picked(start, end, board.getJsonObject("timeRange")),
+                  zone(tz, board),
+                  keepMillis(board.getString("refresh")),
+                  call);
+            });
+  }
+
+  /** What the viewer draws for the saved chart {@code path}; see {@link #viewPanel}. */
+  public Future<PanelData> viewChart(
+      Workspace ws, String path, String start, String end, String tz, Call call) {
+    return chartFile(ws, path)
+        .compose(
+            chart ->
+                panelData(
+                    ws,
+                    new JsonObject()
+                        .put("id", path)
+                        .put("type", "Chart")
+                        .put("source", new JsonObject().put("chart_path", path)),
+                    picked(start, end, chart.getJsonObject("spec").getJsonObject("timeRange")),
+                    zone(tz, chart),
+                    DEFAULT_KEEP_MILLIS,
+                    call));
+  }
+
+  /** The dashboards and saved charts of the workspace, a few folders deep. */
+  public Future<JsonObject> listing(Workspace ws) {
+    return blocking(
+        () -> {
+          JsonArray boards = new JsonArray();
+          JsonArray charts = new JsonArray();
+          walk(ws, null, 0, boards, charts);
+          return new JsonObject().put("dashboards", boards).put("charts", charts);
+        });
+  }
+
+  private static void walk(
+      Workspace ws, String folder, int depth, JsonArray boards, JsonArray charts)
+      throws IOException {
+    for (Workspace.Entry e : ws.list(folder)) {
+      if (e.folder() && depth < LISTING_DEPTH) {
+        walk(ws, e.path(), depth + 1, boards, charts);
+      } else if (e.name().endsWith(".dsh")) {
+        boards.add(new JsonObject().put("path", e.path()).put("modified", e.modified().toString()));
+      } else if (e.name().endsWith(".chart.json")) {
+        charts.add(new JsonObject().put("path", e.path()).put("modified", e.modified().toString()));
+      }
+    }
+  }
+
+  /** The time picker's period when it sent one, else the saved one. */
+  private static JsonObject picked(String start, String end, JsonObject saved) {
+    return start == null && end == null
+        ? saved
+        : new JsonObject().put("start", start).put("end", end);
+  }
+
+  private static ZoneId zone(String tz, JsonObject saved) {
+    String name = tz != null && !tz.isBlank() ? tz : saved.getString("timezone", "UTC");
+    try {
+      return ZoneId.of(name);
+    } catch (DateTimeException e) {
+      throw new DashboardException("unknown timezone '" + name + "'");
+    }
+  }
+
+  /** A refresh interval (10s, 1m, 1h) in milliseconds; the default when it is off. */
+  static long keepMillis(String refresh) {
+    if (refresh == null || !refresh.matches("\\d+[smh]")) {
+      return DEFAULT_KEEP_MILLIS;
+    }
+    long n = Long.parseLong(refresh.substring(0, refresh.length() - 1));
+    long unit =
+        switch (refresh.charAt(refresh.length() - 1)) {
+          case 's' -> 1000L;
+          case 'm' -> 60_000L;
+          default -> 3_600_000L;
+        };
+    return n * unit;
+  }
+
+  private Future<PanelData> panelData(
+      Workspace ws,
+      JsonObject panel,
+      JsonObject timeRange,
+      ZoneId zone,
+      long keepMillis,
+      Call call) {
     JsonObject source = panel.getJsonObject("source", new JsonObject());
     if (source.containsKey("text")) {
       return Future.succeededFuture(
@@ -280,12 +411,18 @@ public final class Dashboards {
             spec.put("timeRange", timeRange.copy());
           }
           if (ForecastChart.KIND.equals(c.getString("kind"))) {
+            String key = ws.root() + "\n" + c.encode() + "\n" + spec.encode() + "\n" + zone;
+            PanelData kept = kept(key);
+            if (kept != null) {
+              return Future.succeededFuture(kept);
+            }
             return forecasts
-                .forecast(c.getString("connection"), spec, zone, Forecaster.Steps.NONE)
-                .map(this::forecastData);
+                .forecast(c.getString("connection"), spec, zone, call)
+                .map(this::forecastData)
+                .onSuccess(data -> keep(key, data, keepMillis));
           }
           return charts
-              .compile(c.getString("connection"), spec, zone)
+              .compile(c.getString("connection"), spec, zone, call)
               .map(
                   compiled ->
                       new PanelData(
@@ -295,6 +432,21 @@ public final class Dashboards {
                           compiled.document().getJsonObject("plan").getJsonArray("notices"),
                           compiled.document().getJsonObject("plan").getJsonObject("range")));
         });
+  }
+
+  private PanelData kept(String key) {
+    synchronized (keptFits) {
+      KeptFit fit = keptFits.get(key);
+      return fit != null && fit.until() > System.currentTimeMillis() ? fit.data() : null;
+    }
+  }
+
+  private void keep(String key, PanelData data, long keepMillis) {
+    if (keepMillis > 0) {
+      synchronized (keptFits) {
+        keptFits.put(key, new KeptFit(System.currentTimeMillis() + keepMillis, data));
+      }
+    }
   }
 
   /** A saved forecast refitted on the data as it is now. */
@@ -338,7 +490,7 @@ public final class Dashboards {
 
   /** Builds a panel from a tool's chart entry, compiling it once so it is known to draw. */
   private Future<JsonObject> panel(
-      Workspace ws, JsonObject entry, String connection, ZoneId zone, JsonObject range) {
+      Workspace ws, JsonObject entry, String connection, ZoneId zone, JsonObject range, Call call) {
     String path = entry.getString("chart_path", entry.getString("tql_path"));
     String type = typeOf(entry.getString("type", path != null ? "Chart" : "Line"));
     JsonObject panel =
@@ -363,7 +515,7 @@ public final class Dashboards {
               .put("connection", entry.getString("connection", connection));
     }
     panel.put("source", source);
-    return panelData(ws, panel, range, zone)
+    return panelData(ws, panel, range, zone, call)
         .map(
             data ->
                 panel.put(
@@ -550,7 +702,7 @@ public final class Dashboards {
   }
 
   private <T> Future<T> blocking(Blocking<T> work) {
-    return vertx.executeBlocking(
+    return pool.executeBlocking(
         () -> {
           try {
             return work.run();

@@ -1,6 +1,8 @@
 package dev.sonde.db;
 
 import dev.sonde.config.SondeConfig.ConnectionConfig;
+import dev.sonde.core.Call;
+import dev.sonde.core.CancelledException;
 import dev.sonde.core.Quote;
 import dev.sonde.db.guard.FunctionPolicy;
 import dev.sonde.db.guard.SqlGuard;
@@ -23,7 +25,6 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 
 /**
  * One named connection: its limits, its dialect and its connections. Every read runs on a worker
@@ -121,6 +122,39 @@ public final class Database {
   }
 
   /**
+   * {@link #read} for work a caller waits on (a chart's buckets, a profile): stopping {@code call}
+   * cancels the statement the work is running, and the read fails with the call's reason.
+   */
+  public <T> Future<T> read(SqlWork<T> work, Call call) {
+    if (call.isStopped()) {
+      return Future.failedFuture(new CancelledException(call.stopReason()));
+    }
+    return workers.executeBlocking(
+        () -> {
+          try (Connection connection = source.borrow()) {
+            StoppableConnection stoppable = new StoppableConnection(connection);
+            Runnable unhook = call.onStop(stoppable::cancelAll);
+            dialect.beginRead(connection);
+            try {
+              call.checkpoint();
+              return work.run(stoppable.view());
+            } catch (SQLException e) {
+              if (call.isStopped()) {
+                throw new CancelledException(call.stopReason());
+              }
+              throw e;
+            } finally {
+              unhook.run();
+              dialect.endRead(connection);
+            }
+          } catch (SQLException e) {
+            throw new DatabaseException(name + ": " + dialect.errorText(e));
+          }
+        },
+        false);
+  }
+
+  /**
    * Sonde's own change to its own tables (rollups), in one transaction, on a connection that allows
    * it ({@code rollups: true}); never a caller's SQL.
    */
@@ -169,16 +203,16 @@ public final class Database {
   }
 
   /**
-   * Runs one guarded read and shapes its result. {@code onCancel} receives the way to stop the
-   * running statement, for the caller's cancellation; the connection's timeout stops it too.
+   * Runs one guarded read and shapes its result. Stopping {@code call} stops the running statement;
+   * the connection's timeout stops it too.
    */
-  public Future<JsonObject> query(QueryRequest request, Consumer<Runnable> onCancel) {
+  public Future<JsonObject> query(QueryRequest request, Call call) {
     // a table changed under a statement the connection had prepared: one more try prepares anew
-    return attempt(request, onCancel)
+    return attempt(request, call)
         .recover(
             e ->
                 e instanceof StalePlan
-                    ? attempt(request, onCancel)
+                    ? attempt(request, call)
                         .recover(
                             again ->
                                 Future.failedFuture(
@@ -186,33 +220,33 @@ public final class Database {
                     : Future.failedFuture(e));
   }
 
-  private Future<JsonObject> attempt(QueryRequest request, Consumer<Runnable> onCancel) {
+  private Future<JsonObject> attempt(QueryRequest request, Call call) {
     int maxRows = Math.max(1, Math.min(request.limit(), config.maxRows()));
     ValueRenderer renderer = new ValueRenderer(request.timeFormat(), request.zone());
     if (reactive != null && jdbcOnly.get(request.sql()) == null) {
-      return reactiveQuery(request, maxRows, renderer, onCancel)
+      return reactiveQuery(request, maxRows, renderer, call)
           .recover(
               e -> {
                 if (!(e instanceof ReactivePostgres.NeedsJdbc)) {
                   return Future.failedFuture(e);
                 }
                 jdbcOnly.keep(request.sql(), true);
-                return jdbcQuery(request, maxRows, renderer, onCancel);
+                return jdbcQuery(request, maxRows, renderer, call);
               });
     }
-    return jdbcQuery(request, maxRows, renderer, onCancel);
+    return jdbcQuery(request, maxRows, renderer, call);
   }
 
   /** The read through JDBC: every engine but PostgreSQL's reactive client. */
   private Future<JsonObject> jdbcQuery(
-      QueryRequest request, int maxRows, ValueRenderer renderer, Consumer<Runnable> onCancel) {
+      QueryRequest request, int maxRows, ValueRenderer renderer, Call call) {
     StatementStop stop = StatementStop.forRead(vertx, config.queryTimeoutSeconds());
     return watchedRead(
         stop,
         c -> {
           // armed before the statement is prepared: DuckDB folds constant calls while preparing
           AtomicReference<Statement> running = new AtomicReference<>();
-          stop.arm(() -> cancelQuietly(running.get()), onCancel);
+          stop.arm(() -> cancelQuietly(running.get()), call);
           try {
             String sql = checkRead(request.sql(), c);
             long start = System.nanoTime();
@@ -398,7 +432,7 @@ public final class Database {
    * on the event loop; a new one is parsed on a worker, since a long statement takes a while.
    */
   private Future<JsonObject> reactiveQuery(
-      QueryRequest request, int maxRows, ValueRenderer renderer, Consumer<Runnable> onCancel) {
+      QueryRequest request, int maxRows, ValueRenderer renderer, Call call) {
     String accepted = acceptedReads.get(request.sql());
     Future<String> statement =
         accepted != null
@@ -408,7 +442,7 @@ public final class Database {
     return statement.compose(
         sql -> {
           long start = System.nanoTime();
-          ReactivePostgres.Read call =
+          ReactivePostgres.Read read =
               new ReactivePostgres.Read(
                   this,
                   sql,
@@ -419,7 +453,7 @@ public final class Database {
                   renderer,
                   StatementStop.forRead(vertx, config.queryTimeoutSeconds()));
           return reactive
-              .fetch(call, onCancel)
+              .fetch(read, call)
               .map(fetched -> result(fetched, request, maxRows, start));
         });
   }
@@ -531,13 +565,13 @@ public final class Database {
    * analyze} the statement runs, so the timeout and the caller's cancellation stop it as they stop
    * a query.
    */
-  public Future<JsonObject> explain(String sql, boolean analyze, Consumer<Runnable> onCancel) {
+  public Future<JsonObject> explain(String sql, boolean analyze, Call call) {
     StatementStop stop = StatementStop.forRead(vertx, config.queryTimeoutSeconds());
     return watchedRead(
         stop,
         c -> {
           AtomicReference<Statement> running = new AtomicReference<>();
-          stop.arm(() -> cancelQuietly(running.get()), onCancel);
+          stop.arm(() -> cancelQuietly(running.get()), call);
           StringBuilder plan = new StringBuilder();
           try {
             String statement = checkRead(sql, c);
@@ -579,7 +613,7 @@ public final class Database {
    * succeeds, rolled back when it fails. A commit that does not answer in time discards the
    * connection and says the outcome is unknown.
    */
-  public Future<JsonObject> write(String sql, Consumer<Runnable> onCancel) {
+  public Future<JsonObject> write(String sql, Call call) {
     if (!config.write()) {
       return Future.failedFuture(
           new DatabaseException(
@@ -601,7 +635,7 @@ public final class Database {
           try (Statement st = c.createStatement()) {
             dialect.beginWrite(c);
             StatementStop stop = StatementStop.forWrite(vertx, config.queryTimeoutSeconds());
-            stop.arm(() -> cancelQuietly(st), onCancel);
+            stop.arm(() -> cancelQuietly(st), call);
             int affected;
             try {
               affected = st.executeUpdate(statement);

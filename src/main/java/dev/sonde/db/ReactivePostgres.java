@@ -1,5 +1,6 @@
 package dev.sonde.db;
 
+import dev.sonde.core.Call;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.ContextInternal;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -98,11 +98,11 @@ final class ReactivePostgres {
    * statement, otherwise read shaped, once, its rows limited in the text. A statement this
    * connection has prepared before costs one round trip: begin, fetch and rollback go together.
    */
-  Future<Fetched> fetch(Read call, Consumer<Runnable> onCancel) {
+  Future<Fetched> fetch(Read call, Call lifecycle) {
     return pool.withConnection(
         connection -> {
           PgConnection pg = PgConnection.cast(connection);
-          call.stop().arm(pg::cancelRequest, onCancel);
+          call.stop().arm(pg::cancelRequest, lifecycle);
           if (call.kept() != null) {
             return read(call, pg, call.kept(), begin(pg), null);
           }

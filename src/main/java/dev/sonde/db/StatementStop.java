@@ -1,7 +1,7 @@
 package dev.sonde.db;
 
+import dev.sonde.core.Call;
 import io.vertx.core.Vertx;
-import java.util.function.Consumer;
 
 /**
  * Stops one running statement when its time is up or its caller cancels, and afterwards says which
@@ -18,6 +18,7 @@ final class StatementStop {
   private long timer = -1;
   private long graceMillis;
   private Runnable runaway;
+  private Runnable unhook = () -> {};
 
   private StatementStop(Vertx vertx, int timeoutSeconds, String afterTimeout) {
     this.vertx = vertx;
@@ -37,11 +38,12 @@ final class StatementStop {
   }
 
   /**
-   * From now on, until {@link #disarm}, the timeout and the caller's cancellation run {@code stop}.
-   * After it they do nothing: a cancel request sent then would reach whatever the pooled connection
-   * runs next, for another caller.
+   * From now on, until {@link #disarm}, the timeout and the call's stop run {@code stop}. After it
+   * they do nothing: a cancel request sent then would reach whatever the pooled connection runs
+   * next, for another caller. A call stopped already fails here, before anything runs.
    */
-  void arm(Runnable stop, Consumer<Runnable> onCancel) {
+  void arm(Runnable stop, Call call) {
+    call.checkpoint();
     timer =
         vertx.setTimer(
             timeoutSeconds * 1000L,
@@ -52,14 +54,15 @@ final class StatementStop {
                 watch();
               }
             });
-    onCancel.accept(
-        () -> {
-          if (!finished) {
-            cancelled = true;
-            stop.run();
-            watch();
-          }
-        });
+    unhook =
+        call.onStop(
+            () -> {
+              if (!finished) {
+                cancelled = true;
+                stop.run();
+                watch();
+              }
+            });
   }
 
   /**
@@ -103,6 +106,7 @@ final class StatementStop {
   void disarm() {
     finished = true;
     vertx.cancelTimer(timer);
+    unhook.run();
   }
 
   boolean stopped() {

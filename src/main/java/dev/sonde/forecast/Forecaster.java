@@ -1,5 +1,6 @@
 package dev.sonde.forecast;
 
+import dev.sonde.core.Call;
 import dev.sonde.core.Quote;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,13 +37,6 @@ public final class Forecaster {
           new Regression(Regression.Form.HARMONIC),
           new Regression(Regression.Form.PROPHET),
           new StlEts());
-
-  /** Where the work is, for progress: fit, backtest, rank, forecast. */
-  public interface Steps {
-    Steps NONE = (step, message) -> {};
-
-    void step(String step, String message);
-  }
 
   /** One leaderboard row: mean MASE and sMAPE over the backtest windows. */
   public record Score(String method, String label, double mase, double smape, int windows) {}
@@ -92,11 +86,12 @@ public final class Forecaster {
   }
 
   /**
-   * Forecasts {@code h} steps of {@code y} at seasonal period {@code m} (1: none).
+   * Forecasts {@code h} steps of {@code y} at seasonal period {@code m} (1: none). Run by a call's
+   * {@link Call#blocking} work, it stops between models when the call stops.
    *
    * @throws ForecastException when the series is too short or the method does not apply
    */
-  public Result forecast(double[] y, int m, int h, Choice choice, Steps steps) {
+  public Result forecast(double[] y, int m, int h, Choice choice, Call.Steps steps) {
     int n = y.length;
     if (h < 1) {
       throw new ForecastException("horizon must be at least 1 bucket");
@@ -140,6 +135,7 @@ public final class Forecaster {
     for (Model model : candidates) {
       double[][] perWindow = new double[origins.size()][];
       for (int w = 0; w < origins.size(); w++) {
+        Call.checkpointHere();
         int origin = origins.get(w);
         perWindow[w] = run(model, slice(y, 0, origin), period, h).mean();
       }
@@ -163,6 +159,7 @@ public final class Forecaster {
     steps.step("fit", "refitting " + candidates.size() + " models on all " + n + " points");
     Map<String, Curve> curves = new LinkedHashMap<>();
     for (Model model : candidates) {
+      Call.checkpointHere();
       Prediction p = run(model, y, period, h);
       double[][] windows = windowForecasts.get(model.id());
       curves.put(model.id(), curve(model.id(), p, windows, y, origins, h));

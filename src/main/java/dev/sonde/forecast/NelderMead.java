@@ -1,5 +1,6 @@
 package dev.sonde.forecast;
 
+import dev.sonde.core.Call;
 import org.apache.commons.math3.analysis.MultivariateFunction;
 
 /**
@@ -54,6 +55,7 @@ final class NelderMead {
     double oldSize = size;
     boolean computeVertices = true;
     do {
+      Call.checkpointHere();
       if (computeVertices) {
         for (int j = 0; j < n1; j++) {
           if (j + 1 != low) {

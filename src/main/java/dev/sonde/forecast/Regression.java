@@ -1,5 +1,6 @@
 package dev.sonde.forecast;
 
+import dev.sonde.core.Call;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntToDoubleFunction;
@@ -30,6 +31,12 @@ final class Regression implements Model {
   }
 
   private static final int MAX_CHANGEPOINTS = 25;
+
+  /**
+   * Sine and cosine pairs searched at most: each pair is a column of every fit, so a season of
+   * 1,440 minutes searched to m/2 would cost O(n·m³) (a fit of hours that nothing could stop).
+   */
+  private static final int MAX_HARMONICS = 12;
 
   /** Prophet's default prior scale for slope changes, on data scaled by its largest value. */
   private static final double CHANGEPOINT_PRIOR = 0.05;
@@ -108,7 +115,8 @@ final class Regression implements Model {
     Fitted best = null;
     List<IntToDoubleFunction> bestColumns = null;
     double bestAicc = Double.MAX_VALUE;
-    for (int k = 1; k <= m / 2; k++) {
+    for (int k = 1; k <= Math.min(m / 2, MAX_HARMONICS); k++) {
+      Call.checkpointHere();
       List<IntToDoubleFunction> columns = new ArrayList<>(trendColumns);
       fourier(columns, m, k);
       int p = columns.size();

@@ -1,5 +1,6 @@
 package dev.sonde.forecast;
 
+import dev.sonde.core.Call;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.timeseries.Charts;
@@ -8,7 +9,6 @@ import dev.sonde.timeseries.TagTables;
 import dev.sonde.timeseries.TimeSeriesException;
 import dev.sonde.timeseries.Unit;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
@@ -45,15 +45,12 @@ public final class TableForecasts {
           Map.entry("seasonal_naive", "snaive"),
           Map.entry("arima", "ar"));
 
-  private final Vertx vertx;
   private final DatabaseRegistry databases;
   private final TagTables tagTables;
   private final Charts charts;
   private final Forecaster forecaster = new Forecaster();
 
-  public TableForecasts(
-      Vertx vertx, DatabaseRegistry databases, TagTables tagTables, Charts charts) {
-    this.vertx = vertx;
+  public TableForecasts(DatabaseRegistry databases, TagTables tagTables, Charts charts) {
     this.databases = databases;
     this.tagTables = tagTables;
     this.charts = charts;
@@ -76,9 +73,11 @@ public final class TableForecasts {
       List<TagForecast> tags,
       JsonObject spec) {}
 
-  /** Runs {@code spec} (see the tool's description) on {@code connection} in {@code zone}. */
-  public Future<Outcome> forecast(
-      String connection, JsonObject spec, ZoneId zone, Forecaster.Steps steps) {
+  /**
+   * Runs {@code spec} (see the tool's description) on {@code connection} in {@code zone} as part of
+   * {@code call}: its fetches stop with it, its fits run on its pool and report to its steps.
+   */
+  public Future<Outcome> forecast(String connection, JsonObject spec, ZoneId zone, Call call) {
     String tableName = spec.getString("table");
     if (tableName == null || tableName.isBlank()) {
       return Future.failedFuture(
@@ -100,18 +99,20 @@ public final class TableForecasts {
     List<String> notices = new ArrayList<>();
     return tagTables
         .find(db, tableName)
-        .compose(table -> tagsFor(db, table, spec, notices).map(tags -> Map.entry(table, tags)))
+        .compose(
+            table -> tagsFor(db, table, spec, notices, call).map(tags -> Map.entry(table, tags)))
         .compose(
             found -> {
-              steps.step("fetch", "reading " + found.getValue() + " from " + tableName);
+              call.step("fetch", "reading " + found.getValue() + " from " + tableName);
               List<Future<Charts.Compiled>> fetches = new ArrayList<>();
               for (String tag : found.getValue()) {
-                fetches.add(charts.compile(connection, chartSpec(spec, tag), zone, MAX_POINTS));
+                fetches.add(
+                    charts.compile(connection, chartSpec(spec, tag), zone, MAX_POINTS, call));
               }
               return Future.all(fetches)
                   .compose(
                       all ->
-                          vertx.executeBlocking(
+                          call.blocking(
                               () ->
                                   fit(
                                       db.name(),
@@ -122,13 +123,12 @@ public final class TableForecasts {
                                       choice,
                                       zone,
                                       notices,
-                                      steps),
-                              false));
+                                      call)));
             });
   }
 
   private Future<List<String>> tagsFor(
-      Database db, TagTable table, JsonObject spec, List<String> notices) {
+      Database db, TagTable table, JsonObject spec, List<String> notices, Call call) {
     List<String> asked = new ArrayList<>();
     Object tags = spec.getValue("tags");
     if (tags instanceof JsonArray a) {
@@ -143,7 +143,7 @@ public final class TableForecasts {
       return Future.succeededFuture(asked);
     }
     return tagTables
-        .byCount(db, table)
+        .byCount(db, table, call)
         .map(
             byCount -> {
               if (asked.isEmpty()) {
@@ -197,7 +197,7 @@ public final class TableForecasts {
       Forecaster.Choice choice,
       ZoneId zone,
       List<String> notices,
-      Forecaster.Steps steps) {
+      Call call) {
     List<TagForecast> out = new ArrayList<>();
     String unitLabel = null;
     int horizon = 0;
@@ -242,7 +242,7 @@ public final class TableForecasts {
               period,
               horizon,
               choice,
-              (step, message) -> steps.step(step, tag + ": " + message));
+              (step, message) -> call.step(step, tag + ": " + message));
       out.add(
           new TagForecast(
               tag,

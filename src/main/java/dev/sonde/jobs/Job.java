@@ -1,5 +1,6 @@
 package dev.sonde.jobs;
 
+import dev.sonde.core.Call;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
@@ -7,13 +8,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
- * A piece of long work: its steps, its status and its cancellation. Steps may be reported from any
- * thread; the job keeps the last {@code historyLimit} of them for replay.
+ * A piece of long work as people see it: its steps and its status. Its stopping is its {@link
+ * Call}'s: cancelling the job stops the call, and a call stopped from any other door (the client,
+ * the deadline) marks the job cancelled. Steps may be reported from any thread; the job keeps the
+ * last {@code historyLimit} of them for replay.
  */
 public final class Job {
   private final String id;
@@ -24,8 +24,7 @@ public final class Job {
   private final int historyLimit;
   private final JobRegistry registry;
   private final Deque<JobEvent> history = new ArrayDeque<>();
-  private final List<Runnable> cancelHooks = new CopyOnWriteArrayList<>();
-  private final CountDownLatch cancelLatch = new CountDownLatch(1);
+  private final Call call;
   private long seq;
   private long lastStepNanos = System.nanoTime();
   private double progress;
@@ -40,8 +39,10 @@ public final class Job {
       String owner,
       String account,
       int historyLimit,
-      JobRegistry registry) {
+      JobRegistry registry,
+      Call call) {
     this.id = id;
+    this.call = call;
     this.tool = tool;
     this.owner = owner;
     this.account = account;
@@ -95,32 +96,31 @@ public final class Job {
     return event;
   }
 
-  /** Registers work to run when the job is cancelled (e.g. cancel a database statement). */
-  public void onCancel(Runnable hook) {
-    cancelHooks.add(hook);
-    if (isCancelled()) {
-      hook.run();
-    }
+  /** The call doing the job's work. */
+  public Call call() {
+    return call;
   }
 
-  /** Sleeps, waking early on cancellation; returns false when cancelled. */
-  public boolean sleep(long millis) throws InterruptedException {
-    return !cancelLatch.await(millis, TimeUnit.MILLISECONDS);
-  }
-
+  /** Stops the job's call; false when the job was already over. */
   boolean cancel(String reason) {
+    if (status.isFinal()) {
+      return false;
+    }
+    call.stop(reason);
+    return isCancelled();
+  }
+
+  /** Marks the job cancelled once its call stopped, unless it ended first. */
+  void stopped(String reason) {
     JobEvent event;
     synchronized (this) {
       if (status.isFinal()) {
-        return false;
+        return;
       }
       event = record("cancelled", false, reason, progress, total, null, JobStatus.CANCELLED);
     }
-    cancelLatch.countDown();
-    cancelHooks.forEach(Runnable::run);
     registry.publish(event);
     registry.finished(this);
-    return true;
   }
 
   void finish(boolean ok, String message) {

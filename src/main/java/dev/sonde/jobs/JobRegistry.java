@@ -1,5 +1,6 @@
 package dev.sonde.jobs;
 
+import dev.sonde.core.Call;
 import dev.sonde.core.HostPaths;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -56,10 +57,12 @@ public final class JobRegistry {
             });
   }
 
-  public Job start(String id, String tool, String session, String account) {
-    Job job = new Job(id, tool, ownerOf(session), account, historyPerJob, this);
+  /** A running job for {@code call}, which stops when the job is cancelled and vice versa. */
+  public Job start(String id, String tool, String session, String account, Call call) {
+    Job job = new Job(id, tool, ownerOf(session), account, historyPerJob, this, call);
     jobs.put(id, job);
     publish(job.started());
+    call.onStop(() -> job.stopped(call.stopReason()));
     return job;
   }
 

@@ -2,6 +2,7 @@ package dev.sonde.report;
 
 import static dev.sonde.report.HtmlPage.escape;
 
+import dev.sonde.core.Call;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.timeseries.Charts;
@@ -9,7 +10,6 @@ import dev.sonde.timeseries.TagTable;
 import dev.sonde.timeseries.TagTables;
 import dev.sonde.timeseries.Times;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
@@ -44,19 +44,13 @@ public final class AnalysisReports {
           .urlSanitizer(new DefaultUrlSanitizer(List.of("http", "https", "mailto")))
           .build();
 
-  private final Vertx vertx;
   private final DatabaseRegistry databases;
   private final TagTables tagTables;
   private final Charts charts;
   private final ReportTemplates templates;
 
   public AnalysisReports(
-      Vertx vertx,
-      DatabaseRegistry databases,
-      TagTables tagTables,
-      Charts charts,
-      ReportTemplates templates) {
-    this.vertx = vertx;
+      DatabaseRegistry databases, TagTables tagTables, Charts charts, ReportTemplates templates) {
     this.databases = databases;
     this.tagTables = tagTables;
     this.charts = charts;
@@ -88,7 +82,7 @@ public final class AnalysisReports {
       List<String> notices,
       Analysis analysis) {}
 
-  public Future<Prepared> prepare(String connection, Request request, ZoneId zone) {
+  public Future<Prepared> prepare(String connection, Request request, ZoneId zone, Call call) {
     Database db = databases.get(connection);
     List<String> notices = new ArrayList<>();
     boolean named = request.templateId() != null && !request.templateId().isBlank();
@@ -100,7 +94,9 @@ public final class AnalysisReports {
               // per-tag counts scan the table where no hour rollup is current: read them once,
               // and only to pick tags or a template
               Future<Map<String, Long>> counts =
-                  named && tagged ? Future.succeededFuture(Map.of()) : tagTables.counts(db, table);
+                  named && tagged
+                      ? Future.succeededFuture(Map.of())
+                      : tagTables.counts(db, table, call);
               return counts.compose(
                   byTag -> {
                     List<String> tags = tagged ? request.tags() : busiest(byTag, notices);
@@ -108,7 +104,7 @@ public final class AnalysisReports {
                       ReportTemplates.Choice choice =
                           new ReportTemplates.Choice(
                               templates.get(request.templateId()), "named by the caller");
-                      return fetch(connection, table, tags, choice, request, zone, notices);
+                      return fetch(connection, table, tags, choice, request, zone, notices, call);
                     }
                     return tagTables
                         .spans(table)
@@ -124,7 +120,8 @@ public final class AnalysisReports {
                                         rate(spans.byTag(), byTag, tags)),
                                     request,
                                     zone,
-                                    notices));
+                                    notices,
+                                    call));
                   });
             });
   }
@@ -168,24 +165,27 @@ public final class AnalysisReports {
       ReportTemplates.Choice choice,
       Request request,
       ZoneId zone,
-      List<String> notices) {
+      List<String> notices,
+      Call call) {
     ReportTemplate template = choice.template();
     boolean raw =
         template.wantsRaw()
             && (request.rollupUnit() == null || template instanceof VibrationTemplate);
     List<Future<Charts.Compiled>> fetches = new ArrayList<>();
     for (String tag : tags) {
-      fetches.add(charts.compile(connection, spec(table, tag, raw, request, "metrics"), zone));
+      fetches.add(
+          charts.compile(connection, spec(table, tag, raw, request, "metrics"), zone, call));
     }
     boolean candles = template instanceof FinanceTemplate;
     String priceTag = candles ? priceTag(tags) : null;
     if (candles) {
-      fetches.add(charts.compile(connection, spec(table, priceTag, false, request, "ohlc"), zone));
+      fetches.add(
+          charts.compile(connection, spec(table, priceTag, false, request, "ohlc"), zone, call));
     }
     return Future.all(fetches)
         .compose(
             all ->
-                vertx.executeBlocking(
+                call.blocking(
                     () -> {
                       List<Series> series = new ArrayList<>();
                       String unit = "raw";
@@ -221,8 +221,7 @@ public final class AnalysisReports {
                           first <= last ? Times.range(first, last, zone) : new JsonObject(),
                           notices,
                           analysis);
-                    },
-                    false));
+                    }));
   }
 
   private static String priceTag(List<String> tags) {

@@ -1,5 +1,6 @@
 package dev.sonde.timeseries;
 
+import dev.sonde.core.Call;
 import dev.sonde.core.Quote;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
@@ -62,7 +63,8 @@ public final class Charts {
       ChartKind kind,
       List<String> tags,
       List<Metric> metrics,
-      Integer maxBuckets) {
+      Integer maxBuckets,
+      Call call) {
 
     /** The same request drawing raw values: one series per tag. */
     Asked asRaw() {
@@ -75,13 +77,17 @@ public final class Charts {
           kind == ChartKind.METRICS ? ChartKind.TAGS : kind,
           tags,
           List.of(new Metric("raw", "raw")),
-          maxBuckets);
+          maxBuckets,
+          call);
     }
   }
 
-  /** Compiles {@code spec} on connection {@code connection} (null: default) and runs it. */
-  public Future<Compiled> compile(String connection, JsonObject spec, ZoneId zone) {
-    return compile(connection, spec, zone, null);
+  /**
+   * Compiles {@code spec} on connection {@code connection} (null: default) and runs it; stopping
+   * {@code call} stops its statement.
+   */
+  public Future<Compiled> compile(String connection, JsonObject spec, ZoneId zone, Call call) {
+    return compile(connection, spec, zone, null, call);
   }
 
   /**
@@ -89,7 +95,7 @@ public final class Charts {
    * a forecast trains on the whole series, not on the last screenful.
    */
   public Future<Compiled> compile(
-      String connection, JsonObject spec, ZoneId zone, Integer maxBuckets) {
+      String connection, JsonObject spec, ZoneId zone, Integer maxBuckets, Call call) {
     Database db = databases.get(connection);
     String tableName = spec.getString("table");
     if (tableName == null || tableName.isBlank()) {
@@ -120,7 +126,16 @@ public final class Charts {
                       rollups ->
                           run(
                               new Asked(
-                                  db, engine, table, spec, zone, kind, tags, metrics, maxBuckets),
+                                  db,
+                                  engine,
+                                  table,
+                                  spec,
+                                  zone,
+                                  kind,
+                                  tags,
+                                  metrics,
+                                  maxBuckets,
+                                  call),
                               rollups,
                               bounds));
             });
@@ -248,7 +263,7 @@ public final class Charts {
             until,
             rollup);
     String source = rollup == null ? "raw" : Rollups.tableName(a.table(), rollup);
-    return execute(a.db(), sql, a.kind(), a.tags(), a.metrics())
+    return execute(a, sql, a.kind(), a.metrics())
         .map(
             series -> {
               JsonObject planJson =
@@ -304,7 +319,7 @@ public final class Charts {
             + a.engine().timeLiteral(until, a.table().zoned())
             + " ORDER BY 1 LIMIT "
             + (RAW_POINTS + 1);
-    return execute(a.db(), sql, ChartKind.TAGS, a.tags(), a.asRaw().metrics())
+    return execute(a, sql, ChartKind.TAGS, a.asRaw().metrics())
         .map(
             series -> {
               int points =
@@ -519,50 +534,53 @@ public final class Charts {
    * Runs the chart's SQL and shapes its rows into ECharts series: {name, data: [[ms, value...]]}.
    */
   private static Future<JsonArray> execute(
-      Database db, String sql, ChartKind kind, List<String> tags, List<Metric> metrics) {
-    int timeout = db.config().queryTimeoutSeconds();
-    return db.read(
-        c -> {
-          Map<String, JsonArray> byName = new LinkedHashMap<>();
-          boolean perTag = kind == ChartKind.TAGS || kind == ChartKind.GEOMAP;
-          if (perTag) {
-            tags.forEach(t -> byName.put(t, new JsonArray()));
-          } else if (kind == ChartKind.OHLC) {
-            byName.put(tags.get(0), new JsonArray());
-          } else {
-            metrics.forEach(m -> byName.put(m.label(), new JsonArray()));
-          }
-          try (Statement st = c.createStatement()) {
-            st.setQueryTimeout(timeout);
-            try (ResultSet rs = st.executeQuery(sql)) {
-              while (rs.next()) {
-                long t = rs.getLong(1);
-                if (perTag) {
-                  byName.get(rs.getString(2)).add(new JsonArray().add(t).add(number(rs, 3)));
-                } else if (kind == ChartKind.OHLC) {
-                  byName
-                      .get(tags.get(0))
-                      .add(
-                          new JsonArray()
-                              .add(t)
-                              .add(number(rs, 2))
-                              .add(number(rs, 3))
-                              .add(number(rs, 4))
-                              .add(number(rs, 5)));
-                } else {
-                  int i = 2;
-                  for (Metric m : metrics) {
-                    byName.get(m.label()).add(new JsonArray().add(t).add(number(rs, i++)));
+      Asked a, String sql, ChartKind kind, List<Metric> metrics) {
+    List<String> tags = a.tags();
+    int timeout = a.db().config().queryTimeoutSeconds();
+    return a.db()
+        .read(
+            c -> {
+              Map<String, JsonArray> byName = new LinkedHashMap<>();
+              boolean perTag = kind == ChartKind.TAGS || kind == ChartKind.GEOMAP;
+              if (perTag) {
+                tags.forEach(t -> byName.put(t, new JsonArray()));
+              } else if (kind == ChartKind.OHLC) {
+                byName.put(tags.get(0), new JsonArray());
+              } else {
+                metrics.forEach(m -> byName.put(m.label(), new JsonArray()));
+              }
+              try (Statement st = c.createStatement()) {
+                st.setQueryTimeout(timeout);
+                try (ResultSet rs = st.executeQuery(sql)) {
+                  while (rs.next()) {
+                    long t = rs.getLong(1);
+                    if (perTag) {
+                      byName.get(rs.getString(2)).add(new JsonArray().add(t).add(number(rs, 3)));
+                    } else if (kind == ChartKind.OHLC) {
+                      byName
+                          .get(tags.get(0))
+                          .add(
+                              new JsonArray()
+                                  .add(t)
+                                  .add(number(rs, 2))
+                                  .add(number(rs, 3))
+                                  .add(number(rs, 4))
+                                  .add(number(rs, 5)));
+                    } else {
+                      int i = 2;
+                      for (Metric m : metrics) {
+                        byName.get(m.label()).add(new JsonArray().add(t).add(number(rs, i++)));
+                      }
+                    }
                   }
                 }
               }
-            }
-          }
-          JsonArray series = new JsonArray();
-          byName.forEach(
-              (name, data) -> series.add(new JsonObject().put("name", name).put("data", data)));
-          return series;
-        });
+              JsonArray series = new JsonArray();
+              byName.forEach(
+                  (name, data) -> series.add(new JsonObject().put("name", name).put("data", data)));
+              return series;
+            },
+            a.call());
   }
 
   private static Double number(ResultSet rs, int column) throws SQLException {

@@ -2,6 +2,7 @@ package dev.sonde.timeseries;
 
 import dev.sonde.config.SondeConfig;
 import dev.sonde.config.SondeConfig.TagTableConfig;
+import dev.sonde.core.Call;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.db.TableRef;
@@ -411,14 +412,14 @@ public final class TagTables {
    * and max, and the time range in epoch ms and readable in {@code zone}. Read from the hour rollup
    * when it is current, from the raw rows otherwise.
    */
-  public Future<JsonObject> profile(Database db, TagTable table, ZoneId zone) {
-    return stats(db, table)
+  public Future<JsonObject> profile(Database db, TagTable table, ZoneId zone, Call call) {
+    return stats(db, table, call)
         .map(stats -> profileJson(db, table, zone, stats.rows(), stats.fromRollup()));
   }
 
-  /** Each tag's number of values. */
-  public Future<Map<String, Long>> counts(Database db, TagTable table) {
-    return stats(db, table)
+  /** Each tag's number of values; stopping {@code call} stops the scan. */
+  public Future<Map<String, Long>> counts(Database db, TagTable table, Call call) {
+    return stats(db, table, call)
         .map(
             stats -> {
               Map<String, Long> out = new LinkedHashMap<>();
@@ -428,8 +429,8 @@ public final class TagTables {
   }
 
   /** The table's tags, those with the most values first (ties by name). */
-  public Future<List<String>> byCount(Database db, TagTable table) {
-    return counts(db, table).map(TagTables::busiestFirst);
+  public Future<List<String>> byCount(Database db, TagTable table, Call call) {
+    return counts(db, table, call).map(TagTables::busiestFirst);
   }
 
   /** Tags ordered by their number of values, most first (ties by name). */
@@ -446,7 +447,7 @@ public final class TagTables {
   private record Stats(List<TagStats> rows, boolean fromRollup) {}
 
   /** Per-tag statistics, from the hour rollup when it is current, from the raw rows otherwise. */
-  private Future<Stats> stats(Database db, TagTable table) {
+  private Future<Stats> stats(Database db, TagTable table, Call call) {
     Engine engine = Engine.of(db.dialectName());
     return spans(table)
         .compose(spans -> rollups.ready(db, table, spans.newest()))
@@ -481,7 +482,8 @@ public final class TagTables {
                         + db.quoted(table.table())
                         + " GROUP BY 1 ORDER BY 1";
               }
-              return db.read(c -> profileRows(c, sql)).map(rows -> new Stats(rows, fromRollup));
+              return db.read(c -> profileRows(c, sql), call)
+                  .map(rows -> new Stats(rows, fromRollup));
             });
   }
 

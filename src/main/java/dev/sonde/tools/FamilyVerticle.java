@@ -1,11 +1,14 @@
 package dev.sonde.tools;
 
+import dev.sonde.core.Call;
+import dev.sonde.core.CancelledException;
 import dev.sonde.core.HostPaths;
 import dev.sonde.core.Quote;
 import dev.sonde.jobs.Job;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.json.JsonArray;
@@ -51,14 +54,24 @@ public abstract class FamilyVerticle extends VerticleBase {
     return family;
   }
 
+  /**
+   * The family's named worker pool, shared by name: its tools, and the engine work it starts
+   * outside a call (an index sync, a viewer's file read), run there, never on Vert.x's default
+   * pool.
+   */
+  public static WorkerExecutor pool(Vertx vertx, String family, int size) {
+    return vertx.createSharedWorkerExecutor("sonde-" + family, size);
+  }
+
+  /** The specs of the tools MCP clients see; unlisted operations are left out. */
   public List<ToolSpec> specs() {
-    return tools.values().stream().map(Tool::spec).toList();
+    return tools.values().stream().map(Tool::spec).filter(ToolSpec::listed).toList();
   }
 
   @Override
   public Future<?> start() {
     int poolSize = services.config().jobs().workerPoolSize();
-    workers = vertx.createSharedWorkerExecutor("sonde-" + family, poolSize);
+    workers = pool(vertx, family, poolSize);
     jobWorkers = vertx.createSharedWorkerExecutor("sonde-jobs", poolSize);
     vertx.eventBus().<JsonObject>consumer(CallHeaders.CANCEL_ADDRESS, this::cancel);
     return vertx
@@ -69,7 +82,7 @@ public abstract class FamilyVerticle extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    running.values().forEach(ctx -> ctx.cancel("Sonde is stopping"));
+    running.values().forEach(ctx -> cancelCall(ctx, "Sonde is stopping"));
     return Future.succeededFuture();
   }
 
@@ -81,8 +94,7 @@ public abstract class FamilyVerticle extends VerticleBase {
   }
 
   private void cancelCall(ToolContext ctx, String reason) {
-    ctx.cancel(reason);
-    services.jobs().cancel(ctx.callId(), reason);
+    ctx.call().stop(reason);
   }
 
   private void handle(Message<JsonObject> msg) {
@@ -97,33 +109,42 @@ public abstract class FamilyVerticle extends VerticleBase {
       return;
     }
     ToolSpec spec = tool.spec();
-    Job job =
-        spec.mode() == ExecutionMode.JOB
-            ? services
-                .jobs()
-                .start(
-                    msg.headers().get(CallHeaders.CALL),
-                    name,
-                    msg.headers().get(CallHeaders.SESSION),
-                    msg.headers().get(CallHeaders.ACCOUNT))
-            : null;
-    ToolContext ctx = new ToolContext(vertx, msg.body(), msg.headers(), job);
+    Job[] job = new Job[1];
+    Call call =
+        new Call(
+            name,
+            Long.parseLong(msg.headers().get(CallHeaders.DEADLINE)),
+            workers,
+            (step, message) -> {
+              if (job[0] != null) {
+                job[0].step(step, message);
+              }
+            });
+    if (spec.mode() == ExecutionMode.JOB) {
+      job[0] =
+          services
+              .jobs()
+              .start(
+                  msg.headers().get(CallHeaders.CALL),
+                  name,
+                  msg.headers().get(CallHeaders.SESSION),
+                  msg.headers().get(CallHeaders.ACCOUNT),
+                  call);
+    }
+    ToolContext ctx = new ToolContext(vertx, msg.body(), msg.headers(), call, job[0]);
     running.put(ctx.callId(), ctx);
     AtomicBoolean answered = new AtomicBoolean();
-    // event-loop tools are bounded by the caller's event-bus timeout, which cancels them; work
-    // that can block gets a deadline here, so its statement is stopped even if nobody waits
-    long timer = spec.mode() == ExecutionMode.EVENT_LOOP ? -1 : deadlineTimer(msg, ctx, answered);
+    // every call gets its deadline here, so its work is stopped even if nobody waits any more
+    long timer = deadlineTimer(msg, ctx, answered);
     run(tool, ctx)
         .onComplete(
             ar -> {
-              if (timer >= 0) {
-                vertx.cancelTimer(timer);
-              }
+              vertx.cancelTimer(timer);
               running.remove(ctx.callId());
-              if (job != null) {
+              if (job[0] != null) {
                 services
                     .jobs()
-                    .finish(job, ar.succeeded() && !ar.result().isError(), outcome(ar.cause()));
+                    .finish(job[0], ar.succeeded() && !ar.result().isError(), outcome(ar.cause()));
               }
               if (!answered.compareAndSet(false, true)) {
                 return;
@@ -158,9 +179,7 @@ public abstract class FamilyVerticle extends VerticleBase {
 
   /** A caller's mistake as one short log line: it is theirs to fix, so no stack and no paths. */
   private static String logLine(ToolResult error) {
-    Object first = error.content().isEmpty() ? null : error.content().getValue(0);
-    String text = first instanceof JsonObject block ? block.getString("text", "") : "";
-    return Quote.cut(text, LOGGED_MISTAKE).replaceAll("\\s+", " ").strip();
+    return Quote.cut(error.firstText(), LOGGED_MISTAKE).replaceAll("\\s+", " ").strip();
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.sonde.tools;
 
+import dev.sonde.core.Call;
+import dev.sonde.core.CancelledException;
 import dev.sonde.jobs.Job;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -7,8 +9,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -16,8 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a running tool call sees: its arguments, who called, its job (in job mode), a way to log to
- * and ask the client, and cancellation. Safe to use from the worker thread running the tool.
+ * What a running tool call sees: its arguments, who called, its {@link Call} (deadline, stop,
+ * progress, pool; shared with its job and every engine step), its job (in job mode), and a way to
+ * log to and ask the client. Safe to use from the worker thread running the tool.
  */
 public final class ToolContext {
   private static final Logger LOG = LoggerFactory.getLogger(ToolContext.class);
@@ -25,15 +27,20 @@ public final class ToolContext {
   private final Vertx vertx;
   private final JsonObject args;
   private final MultiMap headers;
+  private final Call call;
   private final Job job;
-  private final List<Runnable> cancelHooks = new CopyOnWriteArrayList<>();
-  private volatile String cancelReason;
 
-  ToolContext(Vertx vertx, JsonObject args, MultiMap headers, Job job) {
+  ToolContext(Vertx vertx, JsonObject args, MultiMap headers, Call call, Job job) {
     this.vertx = vertx;
     this.args = args == null ? new JsonObject() : args;
     this.headers = headers;
+    this.call = call;
     this.job = job;
+  }
+
+  /** The call's lifecycle, to hand to every engine step. */
+  public Call call() {
+    return call;
   }
 
   public Vertx vertx() {
@@ -66,7 +73,7 @@ public final class ToolContext {
 
   /** Epoch milliseconds by which the call must answer. */
   public long deadline() {
-    return Long.parseLong(headers.get(CallHeaders.DEADLINE));
+    return call.deadline();
   }
 
   /** The job of a job-mode call. */
@@ -118,44 +125,43 @@ public final class ToolContext {
   }
 
   /**
-   * Waits for {@code future} on the worker thread running the tool (worker and job modes), at most
-   * until the call's deadline; a failure is rethrown as it is when unchecked.
+   * Waits for {@code future} on the worker thread running the tool, at most until the call stops or
+   * passes its deadline; a failure is rethrown as it is when unchecked.
    */
   public <T> T await(Future<T> future) throws InterruptedException {
     long wait = Math.max(1, deadline() - System.currentTimeMillis());
     try {
-      return future.toCompletionStage().toCompletableFuture().get(wait, TimeUnit.MILLISECONDS);
+      CompletableFuture.anyOf(
+              future.toCompletionStage().toCompletableFuture(),
+              call.whenStopped().toCompletionStage().toCompletableFuture())
+          .get(wait, TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException unchecked) {
-        throw unchecked;
-      }
-      throw new IllegalStateException(e.getCause());
+      // the work failed: rethrown below, as it is
     } catch (TimeoutException e) {
       throw new ToolException(tool() + " did not finish before its deadline");
     }
+    if (!future.isComplete()) {
+      throw new CancelledException(call.stopReason());
+    }
+    if (future.failed()) {
+      if (future.cause() instanceof RuntimeException unchecked) {
+        throw unchecked;
+      }
+      throw new IllegalStateException(future.cause());
+    }
+    return future.result();
   }
 
   public boolean isCancelled() {
-    return cancelReason != null;
+    return call.isStopped();
   }
 
   public String cancelReason() {
-    return cancelReason;
+    return call.stopReason();
   }
 
   /** Work to run on cancellation, e.g. cancelling a database statement. */
   public void onCancel(Runnable hook) {
-    cancelHooks.add(hook);
-    if (isCancelled()) {
-      hook.run();
-    }
-  }
-
-  void cancel(String reason) {
-    if (cancelReason != null) {
-      return;
-    }
-    cancelReason = reason;
-    cancelHooks.forEach(Runnable::run);
+    call.onStop(hook);
   }
 }

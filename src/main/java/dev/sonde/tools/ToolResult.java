@@ -34,6 +34,12 @@ public record ToolResult(JsonArray content, JsonObject structuredContent, boolea
     return new ToolResult(blocks, null, false);
   }
 
+  /** The text of the first content block: an error's message. */
+  public String firstText() {
+    Object first = content == null || content.isEmpty() ? null : content.getValue(0);
+    return first instanceof JsonObject block ? block.getString("text", "") : "";
+  }
+
   public static JsonObject textBlock(String text) {
     return new JsonObject().put("type", "text").put("text", text);
   }

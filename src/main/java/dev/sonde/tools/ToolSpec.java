@@ -17,7 +17,8 @@ public record ToolSpec(
     ToolAnnotations annotations,
     ExecutionMode mode,
     TaskSupport taskSupport,
-    Duration timeout) {
+    Duration timeout,
+    boolean listed) {
 
   public ToolSpec {
     Objects.requireNonNull(name, "name");
@@ -58,6 +59,7 @@ public record ToolSpec(
     private final String name;
     private String title;
     private String description;
+    private boolean listed = true;
     private JsonObject inputSchema = Schemas.object();
     private JsonObject outputSchema;
     private ToolAnnotations annotations;
@@ -109,6 +111,15 @@ public record ToolSpec(
       return this;
     }
 
+    /**
+     * An operation that other parts of Sonde ask over the event bus (the dashboard viewer): run
+     * like a tool, never listed to or callable by MCP clients.
+     */
+    public Builder unlisted() {
+      listed = false;
+      return this;
+    }
+
     public ToolSpec build() {
       return new ToolSpec(
           name,
@@ -119,7 +130,8 @@ public record ToolSpec(
           annotations,
           mode,
           taskSupport,
-          timeout);
+          timeout,
+          listed);
     }
   }
 }

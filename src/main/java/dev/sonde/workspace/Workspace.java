@@ -43,6 +43,11 @@ public final class Workspace {
     this.root = root;
   }
 
+  /** What tells two workspaces apart, for keys of what is kept per workspace (never shown). */
+  public Path root() {
+    return root;
+  }
+
   /** A file or folder as a listing shows it: the path is relative to the workspace, with '/'. */
   public record Entry(String path, String name, boolean folder, long size, Instant modified) {}
 

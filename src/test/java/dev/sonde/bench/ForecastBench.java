@@ -1,5 +1,6 @@
 package dev.sonde.bench;
 
+import dev.sonde.core.Call;
 import dev.sonde.forecast.Accuracy;
 import dev.sonde.forecast.Forecaster;
 import java.io.IOException;
@@ -40,7 +41,7 @@ public final class ForecastBench {
       long started = System.nanoTime();
       Forecaster.Result r =
           forecaster.forecast(
-              s.train(), s.m(), s.test().length, Forecaster.Choice.auto(), Forecaster.Steps.NONE);
+              s.train(), s.m(), s.test().length, Forecaster.Choice.auto(), Call.Steps.NONE);
       spent += System.nanoTime() - started;
       Map<String, double[]> forecasts = new LinkedHashMap<>();
       r.curves().forEach((id, c) -> forecasts.put(id, c.mean()));

@@ -20,7 +20,12 @@ public final class ChatBiBench {
     ChatBi chinook = Evaluation.chatBi(Evaluation.CHINOOK);
     long first = System.nanoTime();
     chinook.ask(
-        "How much money did we make?", "chinook", ZoneOffset.UTC, Evaluation::await, (s, ms) -> {});
+        "How much money did we make?",
+        "chinook",
+        ZoneOffset.UTC,
+        Evaluation.CALL,
+        Evaluation::await,
+        (s, ms) -> {});
     out.append(
         String.format(
             Locale.ROOT,

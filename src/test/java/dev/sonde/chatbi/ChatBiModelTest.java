@@ -115,7 +115,13 @@ class ChatBiModelTest {
             config,
             data,
             Map.of("SONDE_TEST_KEY", "sk-secret-123"));
-    return chatBi.ask(question, "retail", ZoneOffset.UTC, Evaluation::await, (step, millis) -> {});
+    return chatBi.ask(
+        question,
+        "retail",
+        ZoneOffset.UTC,
+        Evaluation.CALL,
+        Evaluation::await,
+        (step, millis) -> {});
   }
 
   static List<String> steps(JsonObject envelope) {

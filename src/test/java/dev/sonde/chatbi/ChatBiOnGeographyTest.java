@@ -29,7 +29,11 @@ class ChatBiOnGeographyTest {
     Database db = DatabaseSonde.get().sonde().databases().get("geo");
     geo =
         new DatabaseValues()
-            .filled(Ontologies.load(Path.of(Evaluation.GEO)).choose("geo"), db, Evaluation::await);
+            .filled(
+                Ontologies.load(Path.of(Evaluation.GEO)).choose("geo"),
+                db,
+                Evaluation.CALL,
+                Evaluation::await);
     retriever = new Retriever(geo);
   }
 
@@ -111,7 +115,8 @@ class ChatBiOnGeographyTest {
             new String[] {"what state borders the least states", "border"},
             new String[] {"what is the highest point in the us", "names a column of each"})) {
       JsonObject envelope =
-          chatBi.ask(asked[0], "geo", ZoneOffset.UTC, Evaluation::await, (s, ms) -> {});
+          chatBi.ask(
+              asked[0], "geo", ZoneOffset.UTC, Evaluation.CALL, Evaluation::await, (s, ms) -> {});
       assertFalse(envelope.getBoolean("success"), envelope.encode());
       assertTrue(
           envelope.getJsonObject("bizresult").getString("error").contains(asked[1]),

@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
  * inventory copied from DuckDB, the retail domain pointed at them, and the same questions giving
  * the same rows as on DuckDB; the guard, the AST check and EXPLAIN run against PostgreSQL.
  */
-class ChatBiOnPostgresTest {
-  static final Map<String, String> TABLES =
+public class ChatBiOnPostgresTest {
+  public static final Map<String, String> TABLES =
       Map.of(
           "categories",
               "category_id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, name_zh VARCHAR NOT NULL",

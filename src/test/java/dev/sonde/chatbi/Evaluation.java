@@ -3,6 +3,7 @@ package dev.sonde.chatbi;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.sonde.config.SondeConfig;
+import dev.sonde.core.Call;
 import dev.sonde.db.Database;
 import dev.sonde.db.QueryRequest;
 import dev.sonde.support.DatabaseSonde;
@@ -33,6 +34,9 @@ import java.util.concurrent.TimeoutException;
  * any column order, numbers to two decimals. Also the answer time of each question.
  */
 final class Evaluation {
+  /** The call every evaluated question runs under: never stopped. */
+  static final Call CALL = Call.statementsOnly("evaluation");
+
   record Question(String questionClass, String q, String sql, boolean ordered) {}
 
   /**
@@ -139,14 +143,20 @@ final class Evaluation {
             await(
                 db.query(
                     new QueryRequest(question.sql(), 10_000, false, "iso", ZoneOffset.UTC),
-                    s -> {}));
+                    Evaluation.CALL));
       } catch (RuntimeException e) {
         out.add(new Outcome(question, false, false, "", e.getMessage(), 0, true));
         continue;
       }
       long started = System.nanoTime();
       JsonObject envelope =
-          chatBi.ask(question.q(), domain, ZoneOffset.UTC, Evaluation::await, (s, ms) -> {});
+          chatBi.ask(
+              question.q(),
+              domain,
+              ZoneOffset.UTC,
+              Evaluation.CALL,
+              Evaluation::await,
+              (s, ms) -> {});
       long micros = (System.nanoTime() - started) / 1000;
       JsonObject biz = envelope.getJsonObject("bizresult");
       if (!envelope.getBoolean("success")) {

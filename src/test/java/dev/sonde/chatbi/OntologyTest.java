@@ -236,7 +236,12 @@ class OntologyTest {
             Map.of());
     JsonObject envelope =
         chatBi.ask(
-            "How many tracks are there?", null, ZoneOffset.UTC, Evaluation::await, (s, ms) -> {});
+            "How many tracks are there?",
+            null,
+            ZoneOffset.UTC,
+            Evaluation.CALL,
+            Evaluation::await,
+            (s, ms) -> {});
     assertTrue(envelope.getBoolean("success"), envelope.encode());
     JsonObject row =
         envelope
@@ -257,6 +262,7 @@ class OntologyTest {
             "How many tracks are named Princess of the Dawn?",
             null,
             ZoneOffset.UTC,
+            Evaluation.CALL,
             Evaluation::await,
             (s, ms) -> {});
     assertTrue(named.getBoolean("success"), named.encode());

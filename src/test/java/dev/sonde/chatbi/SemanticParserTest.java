@@ -35,7 +35,7 @@ class SemanticParserTest {
     Database demo = OntologyTest.database("demo");
     JsonObject result =
         OntologyTest.await(
-            demo.query(new QueryRequest(sql, 200, false, "iso", ZoneOffset.UTC), stop -> {}));
+            demo.query(new QueryRequest(sql, 200, false, "iso", ZoneOffset.UTC), Evaluation.CALL));
     List<List<Object>> out = new ArrayList<>();
     for (Object row : result.getJsonArray("rows")) {
       out.add(((JsonArray) row).getList());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sonde.core.Call;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -40,8 +41,7 @@ class ForecasterTest {
   @Test
   void seasonalNaiveBeatsSmoothingAndThetaOnHourlySensorData() {
     Forecaster.Result r =
-        forecaster.forecast(
-            dutyCycle(21, 1), 24, 24, Forecaster.Choice.auto(), Forecaster.Steps.NONE);
+        forecaster.forecast(dutyCycle(21, 1), 24, 24, Forecaster.Choice.auto(), Call.Steps.NONE);
     Map<String, Double> mase = mase(r);
     assertEquals(24, r.period());
     assertTrue(mase.get("snaive") < mase.get("ses"), mase.toString());
@@ -53,8 +53,7 @@ class ForecasterTest {
   @Test
   void theLeaderboardIsSortedByBacktestMaseAndTheForecastContinuesTheSeason() {
     double[] y = dutyCycle(21, 2);
-    Forecaster.Result r =
-        forecaster.forecast(y, 24, 24, Forecaster.Choice.auto(), Forecaster.Steps.NONE);
+    Forecaster.Result r = forecaster.forecast(y, 24, 24, Forecaster.Choice.auto(), Call.Steps.NONE);
     for (int i = 1; i < r.leaderboard().size(); i++) {
       assertTrue(r.leaderboard().get(i - 1).mase() <= r.leaderboard().get(i).mase());
     }
@@ -98,8 +97,7 @@ class ForecasterTest {
     for (int t = 0; t < y.length; t++) {
       y[t] = 50 + 10 * Math.sin(t / 5.0);
     }
-    Forecaster.Result r =
-        forecaster.forecast(y, 1, 10, Forecaster.Choice.auto(), Forecaster.Steps.NONE);
+    Forecaster.Result r = forecaster.forecast(y, 1, 10, Forecaster.Choice.auto(), Call.Steps.NONE);
     String leader = r.leaderboard().get(0).method();
     assertEquals(List.of(leader), r.members());
     for (int j = 0; j < 10; j++) {
@@ -115,7 +113,7 @@ class ForecasterTest {
       y[t] = 100 + 0.5 * t + random.nextGaussian() * 3;
     }
     Forecaster.Result r =
-        forecaster.forecast(y, 1, 12, Forecaster.Choice.method("ses"), Forecaster.Steps.NONE);
+        forecaster.forecast(y, 1, 12, Forecaster.Choice.method("ses"), Call.Steps.NONE);
     Forecaster.Curve c = r.forecast();
     for (int j = 0; j < 12; j++) {
       assertTrue(c.lo95()[j] < c.lo80()[j] && c.lo80()[j] < c.mean()[j]);
@@ -137,7 +135,7 @@ class ForecasterTest {
     }
     y[59] += 30; // the last point sits above the line: the forecast starts from it
     Forecaster.Result r =
-        forecaster.forecast(y, 1, 5, Forecaster.Choice.method("linear"), Forecaster.Steps.NONE);
+        forecaster.forecast(y, 1, 5, Forecaster.Choice.method("linear"), Call.Steps.NONE);
     double slope = r.forecast().mean()[1] - r.forecast().mean()[0];
     assertEquals(y[59] + slope, r.forecast().mean()[0], 1e-6);
     assertEquals(2.0, slope, 0.1);
@@ -147,7 +145,7 @@ class ForecasterTest {
   void aRankGivesThatLeaderboardPositionsModel() {
     double[] y = dutyCycle(14, 4);
     Forecaster.Result r =
-        forecaster.forecast(y, 24, 12, Forecaster.Choice.rank(2), Forecaster.Steps.NONE);
+        forecaster.forecast(y, 24, 12, Forecaster.Choice.rank(2), Call.Steps.NONE);
     assertEquals(r.leaderboard().get(1).method(), r.chosen());
     assertEquals(List.of(), r.members());
   }
@@ -159,8 +157,7 @@ class ForecasterTest {
         assertThrows(
             ForecastException.class,
             () ->
-                forecaster.forecast(
-                    y, 24, 12, Forecaster.Choice.method("arima"), Forecaster.Steps.NONE));
+                forecaster.forecast(y, 24, 12, Forecaster.Choice.method("arima"), Call.Steps.NONE));
     assertTrue(unknown.getMessage().contains("theta"), unknown.getMessage());
     double[] yearly = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
     ForecastException seasonal =
@@ -168,18 +165,14 @@ class ForecasterTest {
             ForecastException.class,
             () ->
                 forecaster.forecast(
-                    yearly, 1, 2, Forecaster.Choice.method("holtwinters"), Forecaster.Steps.NONE));
+                    yearly, 1, 2, Forecaster.Choice.method("holtwinters"), Call.Steps.NONE));
     assertTrue(seasonal.getMessage().contains("does not apply"), seasonal.getMessage());
     ForecastException tooShort =
         assertThrows(
             ForecastException.class,
             () ->
                 forecaster.forecast(
-                    new double[] {1, 2, 3, 4},
-                    1,
-                    3,
-                    Forecaster.Choice.auto(),
-                    Forecaster.Steps.NONE));
+                    new double[] {1, 2, 3, 4}, 1, 3, Forecaster.Choice.auto(), Call.Steps.NONE));
     assertTrue(tooShort.getMessage().contains("shorter horizon"), tooShort.getMessage());
   }
 

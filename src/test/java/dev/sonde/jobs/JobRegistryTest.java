@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sonde.core.Call;
 import dev.sonde.core.HostPaths;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -28,7 +29,7 @@ class JobRegistryTest {
   void stepsShowThisHostsFoldersAsPlaceholdersAndTheOwnerNotTheSession() {
     String dataDir = java.nio.file.Path.of("data").toAbsolutePath().toString();
     JobRegistry jobs = new JobRegistry(vertx, 100, 10, HostPaths.of("data"));
-    Job job = jobs.start("j9", "tool", "session-secret", "a");
+    Job job = jobs.start("j9", "tool", "session-secret", "a", Call.statementsOnly("test"));
     job.step(
         "read",
         true,
@@ -42,13 +43,14 @@ class JobRegistryTest {
     assertTrue(all.contains("IO Error: <data>/x.duckdb") && all.contains("<data>/y"), all);
     assertFalse(all.contains("session-secret"), all);
     assertEquals(
-        job.summary().getString("owner"), jobs.start("j10", "tool", "session-secret", "a").owner());
+        job.summary().getString("owner"),
+        jobs.start("j10", "tool", "session-secret", "a", Call.statementsOnly("test")).owner());
   }
 
   @Test
   void stepsAreNumberedAndProgressNeverGoesDown() {
     JobRegistry jobs = new JobRegistry(vertx, 100, 10, HostPaths.of("data"));
-    Job job = jobs.start("j1", "tool", "s", "a");
+    Job job = jobs.start("j1", "tool", "s", "a", Call.statementsOnly("test"));
     job.step("a", true, "first", 5, 10d, null);
     job.step("b", true, "back", 2, null, null);
     job.step("c", "auto");
@@ -62,7 +64,7 @@ class JobRegistryTest {
   @Test
   void historyIsBoundedPerJob() {
     JobRegistry jobs = new JobRegistry(vertx, 10, 10, HostPaths.of("data"));
-    Job job = jobs.start("j1", "tool", "s", "a");
+    Job job = jobs.start("j1", "tool", "s", "a", Call.statementsOnly("test"));
     for (int i = 0; i < 50; i++) {
       job.step("s" + i, "x");
     }
@@ -74,15 +76,15 @@ class JobRegistryTest {
   @Test
   void cancellationRunsHooksWakesSleepersAndIsFinal() throws Exception {
     JobRegistry jobs = new JobRegistry(vertx, 100, 10, HostPaths.of("data"));
-    Job job = jobs.start("j1", "tool", "s", "a");
+    Job job = jobs.start("j1", "tool", "s", "a", Call.statementsOnly("test"));
     AtomicInteger hooks = new AtomicInteger();
-    job.onCancel(hooks::incrementAndGet);
+    job.call().onStop(hooks::incrementAndGet);
     CountDownLatch woke = new CountDownLatch(1);
     Thread sleeper =
         new Thread(
             () -> {
               try {
-                if (!job.sleep(60_000)) {
+                if (!job.call().sleep(60_000)) {
                   woke.countDown();
                 }
               } catch (InterruptedException e) {
@@ -98,7 +100,7 @@ class JobRegistryTest {
     assertNull(job.step("late", "ignored"), "steps after the end are dropped");
     jobs.finish(job, true, "too late");
     assertEquals(JobStatus.CANCELLED, job.status());
-    job.onCancel(hooks::incrementAndGet);
+    job.call().onStop(hooks::incrementAndGet);
     assertEquals(2, hooks.get(), "a hook added after cancellation runs at once");
   }
 
@@ -106,7 +108,7 @@ class JobRegistryTest {
   void finishedJobsAreRetainedUpToTheLimit() {
     JobRegistry jobs = new JobRegistry(vertx, 100, 2, HostPaths.of("data"));
     for (int i = 0; i < 5; i++) {
-      jobs.finish(jobs.start("j" + i, "tool", "s", "a"), true, "done");
+      jobs.finish(jobs.start("j" + i, "tool", "s", "a", Call.statementsOnly("test")), true, "done");
     }
     assertEquals(2, jobs.list().size());
     assertNull(jobs.get("j0"));
@@ -130,7 +132,7 @@ class JobRegistryTest {
         .await();
     Thread[] writers = new Thread[4];
     for (int w = 0; w < writers.length; w++) {
-      Job job = jobs.start("j" + (w + 1), "tool", "s", "a");
+      Job job = jobs.start("j" + (w + 1), "tool", "s", "a", Call.statementsOnly("test"));
       writers[w] =
           new Thread(
               () -> {
@@ -164,7 +166,7 @@ class JobRegistryTest {
   @Test
   void cancelOverTheEventBus() {
     JobRegistry jobs = new JobRegistry(vertx, 100, 10, HostPaths.of("data"));
-    jobs.start("j1", "tool", "s", "a");
+    jobs.start("j1", "tool", "s", "a", Call.statementsOnly("test"));
     JsonObject reply =
         vertx
             .eventBus()

@@ -1,6 +1,6 @@
 package dev.sonde.support;
 
-import dev.sonde.tools.CancelledException;
+import dev.sonde.core.CancelledException;
 import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.FamilyVerticle;
@@ -69,7 +69,7 @@ public final class SlowJobFamilyVerticle extends FamilyVerticle {
                 i,
                 (double) steps,
                 new JsonObject().put("i", i));
-        if (!ctx.job().sleep(stepMillis)) {
+        if (!ctx.call().sleep(stepMillis)) {
           throw new CancelledException(ctx.cancelReason());
         }
       }

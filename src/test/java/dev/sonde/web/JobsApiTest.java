@@ -3,6 +3,7 @@ package dev.sonde.web;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sonde.core.Call;
 import dev.sonde.jobs.Job;
 import dev.sonde.jobs.JobRegistry;
 import dev.sonde.support.InProcessSonde;
@@ -63,7 +64,9 @@ class JobsApiTest {
 
   @Test
   void listDetailAndCancel() throws Exception {
-    Job job = jobs.start(UUID.randomUUID().toString(), "api_test", "s", "local");
+    Job job =
+        jobs.start(
+            UUID.randomUUID().toString(), "api_test", "s", "local", Call.statementsOnly("test"));
     job.step("fetch", "fetched 3 rows");
     JsonObject list = new JsonObject(send("GET", "/api/jobs").body());
     assertTrue(
@@ -89,7 +92,9 @@ class JobsApiTest {
 
   @Test
   void aJobsStreamReplaysAfterLastEventIdWithoutGapsOrRepeats() throws Exception {
-    Job job = jobs.start(UUID.randomUUID().toString(), "api_test", "s", "local");
+    Job job =
+        jobs.start(
+            UUID.randomUUID().toString(), "api_test", "s", "local", Call.statementsOnly("test"));
     for (int i = 1; i <= 5; i++) {
       job.step("step-" + i, "step " + i);
     }
@@ -107,7 +112,9 @@ class JobsApiTest {
 
   @Test
   void theAllJobsStreamUsesTheGlobalSequenceAndDeliversLiveSteps() throws Exception {
-    Job job = jobs.start(UUID.randomUUID().toString(), "api_test", "s", "local");
+    Job job =
+        jobs.start(
+            UUID.randomUUID().toString(), "api_test", "s", "local", Call.statementsOnly("test"));
     long from = jobs.lastGlobalSeq();
     Thread later =
         new Thread(

@@ -138,6 +138,7 @@ final class ChatBiTool implements Tool {
             ctx.args().getString("nlq"),
             ctx.args().getString("domain"),
             TimezoneArg.zone(services, ctx),
+            ctx.call(),
             ctx::await,
             (step, cumulative) ->
                 job.step(step.step(), step.ok(), step.message(), cumulative, null, step.toJson()));

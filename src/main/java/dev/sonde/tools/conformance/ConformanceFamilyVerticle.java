@@ -85,9 +85,9 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
             object(),
             ctx -> {
               ctx.log("info", "Tool execution started");
-              ctx.job().sleep(50);
+              ctx.call().sleep(50);
               ctx.log("info", "Tool processing data");
-              ctx.job().sleep(50);
+              ctx.call().sleep(50);
               ctx.log("info", "Tool execution completed");
               return ToolResult.text("Tool with logging executed successfully");
             }),
@@ -99,7 +99,7 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
               for (int p = 0; p <= 100; p += 50) {
                 ctx.job().step("progress", true, "progress " + p + "/100", p, 100d, null);
                 if (p < 100) {
-                  ctx.job().sleep(50);
+                  ctx.call().sleep(50);
                 }
               }
               return ToolResult.text("Tool with progress executed successfully");

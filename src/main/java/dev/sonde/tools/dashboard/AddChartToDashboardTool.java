@@ -38,7 +38,12 @@ final class AddChartToDashboardTool extends DashboardTool {
     String file = ctx.args().getString("filename");
     return dashboards
         .addPanel(
-            ws, file, ctx.args().getJsonObject("chart"), null, TimezoneArg.zone(services, ctx))
+            ws,
+            file,
+            ctx.args().getJsonObject("chart"),
+            null,
+            TimezoneArg.zone(services, ctx),
+            ctx.call())
         .map(panel -> link(Dashboards.filename(file)).put("panel", panel));
   }
 }

@@ -65,7 +65,8 @@ final class CreateDashboardTool extends DashboardTool {
             a.getString("refresh"),
             a.getBoolean("overwrite", false),
             a.getString("connection"),
-            TimezoneArg.zone(services, ctx))
+            TimezoneArg.zone(services, ctx),
+            ctx.call())
         .map(board -> link(board.getString("path")).mergeIn(summary(board)));
   }
 }

@@ -3,24 +3,31 @@ package dev.sonde.tools.dashboard;
 import dev.sonde.dashboard.Dashboards;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.FamilyVerticle;
-import java.util.List;
+import dev.sonde.tools.Viewer;
+import java.util.stream.Stream;
 
-/** Dashboards of saved and inline charts in the account's workspace, and their browser links. */
+/**
+ * Dashboards of saved and inline charts in the account's workspace, their browser links, and the
+ * viewer's operations behind them.
+ */
 public final class DashboardFamilyVerticle extends FamilyVerticle {
-  public static final String FAMILY = "dashboard";
+  public static final String FAMILY = Viewer.FAMILY;
 
   public DashboardFamilyVerticle(FamilyServices services, Dashboards dashboards) {
     super(
         FAMILY,
         services,
-        List.of(
-            new CreateDashboardTool(services, dashboards),
-            new AddChartToDashboardTool(services, dashboards),
-            new UpdateChartInDashboardTool(services, dashboards),
-            new RemoveChartFromDashboardTool(services, dashboards),
-            new GetDashboardTool(services, dashboards),
-            new DeleteDashboardTool(services, dashboards),
-            new UpdateDashboardTimeRangeTool(services, dashboards),
-            new PreviewDashboardTool(services, dashboards)));
+        Stream.concat(
+                Stream.of(
+                    new CreateDashboardTool(services, dashboards),
+                    new AddChartToDashboardTool(services, dashboards),
+                    new UpdateChartInDashboardTool(services, dashboards),
+                    new RemoveChartFromDashboardTool(services, dashboards),
+                    new GetDashboardTool(services, dashboards),
+                    new DeleteDashboardTool(services, dashboards),
+                    new UpdateDashboardTimeRangeTool(services, dashboards),
+                    new PreviewDashboardTool(services, dashboards)),
+                ViewerOperation.all(services, dashboards).stream())
+            .toList());
   }
 }

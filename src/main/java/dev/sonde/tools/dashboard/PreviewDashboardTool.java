@@ -1,5 +1,6 @@
 package dev.sonde.tools.dashboard;
 
+import dev.sonde.core.Call;
 import dev.sonde.dashboard.Dashboards;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
@@ -42,7 +43,9 @@ final class PreviewDashboardTool extends DashboardTool {
             board -> {
               List<Future<JsonObject>> panels = new ArrayList<>();
               for (Object o : board.getJsonArray("panels")) {
-                panels.add(preview(ws, (JsonObject) o, board.getJsonObject("timeRange"), zone));
+                panels.add(
+                    preview(
+                        ws, (JsonObject) o, board.getJsonObject("timeRange"), zone, ctx.call()));
               }
               return Future.join(panels)
                   .transform(
@@ -61,14 +64,14 @@ final class PreviewDashboardTool extends DashboardTool {
 
   /** One panel's summary; a panel that fails says why instead of failing the preview. */
   private Future<JsonObject> preview(
-      Workspace ws, JsonObject panel, JsonObject range, ZoneId zone) {
+      Workspace ws, JsonObject panel, JsonObject range, ZoneId zone, Call call) {
     JsonObject head =
         new JsonObject()
             .put("id", panel.getString("id"))
             .put("title", panel.getString("title"))
             .put("type", panel.getString("type"));
     return dashboards
-        .panelData(ws, panel, range, zone)
+        .panelData(ws, panel, range, zone, call)
         .map(
             data ->
                 head.put("series", data.summary().getJsonArray("series"))

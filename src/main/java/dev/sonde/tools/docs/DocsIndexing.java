@@ -1,11 +1,13 @@
 package dev.sonde.tools.docs;
 
+import dev.sonde.core.Call;
 import dev.sonde.docs.DocsLibrary;
 import dev.sonde.jobs.Job;
 import dev.sonde.jobs.JobRegistry;
 import dev.sonde.tools.CallHeaders;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonObject;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,12 +28,15 @@ public final class DocsIndexing {
   private final Vertx vertx;
   private final DocsLibrary library;
   private final JobRegistry jobs;
+  private final WorkerExecutor pool;
   private final AtomicBoolean running = new AtomicBoolean();
 
-  public DocsIndexing(Vertx vertx, DocsLibrary library, JobRegistry jobs) {
+  /** Syncs on {@code pool}, the docs family's own. */
+  public DocsIndexing(Vertx vertx, DocsLibrary library, JobRegistry jobs, WorkerExecutor pool) {
     this.vertx = vertx;
     this.library = library;
     this.jobs = jobs;
+    this.pool = pool;
   }
 
   public void start(int rescanMinutes) {
@@ -54,10 +59,12 @@ public final class DocsIndexing {
     if (!running.compareAndSet(false, true)) {
       return Future.failedFuture(new IllegalStateException("a sync is already running"));
     }
-    return vertx.executeBlocking(this::sync, false).onComplete(ar -> running.set(false));
+    Call call = Call.background("docs_index", pool);
+    return call.blocking(() -> sync(call)).onComplete(ar -> running.set(false));
   }
 
-  private DocsLibrary.SyncReport sync() throws Exception {
+  /** One sync; cancelling its job from the job view stops it between pages. */
+  private DocsLibrary.SyncReport sync(Call call) throws Exception {
     Job[] job = new Job[1];
     boolean ok = false;
     try {
@@ -65,8 +72,10 @@ public final class DocsIndexing {
           library.sync(
               (done, total, message) -> {
                 if (job[0] == null && done == 0 && total > JOB_THRESHOLD) {
-                  job[0] = jobs.start("docs-index-" + UUID.randomUUID(), "docs_index", null, null);
+                  job[0] =
+                      jobs.start("docs-index-" + UUID.randomUUID(), "docs_index", null, null, call);
                 }
+                call.checkpoint();
                 if (job[0] != null) {
                   job[0].step("index", true, message, done, (double) total, null);
                 }

@@ -5,7 +5,7 @@ import dev.sonde.docs.DocsLibrary;
 import dev.sonde.tools.ResourceProvider;
 import dev.sonde.tools.ToolException;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 
@@ -14,11 +14,12 @@ public final class DocsResources implements ResourceProvider {
   private static final String PREFIX = "sonde://docs/";
   private static final int MAX_COMPLETIONS = 100;
 
-  private final Vertx vertx;
+  private final WorkerExecutor pool;
   private final DocsLibrary library;
 
-  public DocsResources(Vertx vertx, DocsLibrary library) {
-    this.vertx = vertx;
+  /** Reads pages on {@code pool}, the docs family's own. */
+  public DocsResources(WorkerExecutor pool, DocsLibrary library) {
+    this.pool = pool;
     this.library = library;
   }
 
@@ -73,7 +74,7 @@ public final class DocsResources implements ResourceProvider {
 
   @Override
   public Future<JsonObject> read(String uri) {
-    return vertx.executeBlocking(
+    return pool.executeBlocking(
         () -> {
           DocsLibrary.PageInfo page;
           try {

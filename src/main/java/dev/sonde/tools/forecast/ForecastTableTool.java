@@ -1,11 +1,11 @@
 package dev.sonde.tools.forecast;
 
+import dev.sonde.core.Call;
 import dev.sonde.forecast.ForecastChart;
 import dev.sonde.forecast.ForecastException;
 import dev.sonde.forecast.ForecastReport;
 import dev.sonde.forecast.Forecaster;
 import dev.sonde.forecast.TableForecasts;
-import dev.sonde.jobs.Job;
 import dev.sonde.timeseries.Charts;
 import dev.sonde.timeseries.TimeSeriesException;
 import dev.sonde.timeseries.Times;
@@ -120,7 +120,7 @@ final class ForecastTableTool implements Tool {
   }
 
   @Override
-  public Future<ToolResult> call(ToolContext ctx) throws InterruptedException {
+  public Future<ToolResult> call(ToolContext ctx) {
     JsonObject request = ctx.args().getJsonObject("spec");
     String filename = ctx.args().getString("filename");
     ZoneId zone = TimezoneArg.zone(services, ctx);
@@ -131,17 +131,23 @@ final class ForecastTableTool implements Tool {
         throw new ToolException(e.getMessage());
       }
     }
-    Job job = ctx.job();
-    TableForecasts.Outcome outcome;
-    try {
-      outcome =
-          ctx.await(
-              forecasts.forecast(ctx.args().getString("connection"), request, zone, job::step));
-    } catch (TimeSeriesException | ForecastException e) {
-      throw new ToolException(e.getMessage());
-    }
+    Call call = ctx.call();
+    return forecasts
+        .forecast(ctx.args().getString("connection"), request, zone, call)
+        .recover(
+            e ->
+                Future.failedFuture(
+                    e instanceof TimeSeriesException || e instanceof ForecastException
+                        ? new ToolException(e.getMessage())
+                        : e))
+        .compose(outcome -> call.blocking(() -> saved(ctx, outcome, zone, filename)));
+  }
+
+  /** The report (and the live chart when asked) saved, and the answer that links them. */
+  private ToolResult saved(
+      ToolContext ctx, TableForecasts.Outcome outcome, ZoneId zone, String filename) {
     Instant now = Instant.now();
-    job.step("render", "writing the HTML report");
+    ctx.call().step("render", "writing the HTML report");
     String path =
         services.saveNewReport(
             ctx.account(),
@@ -154,7 +160,7 @@ final class ForecastTableTool implements Tool {
       services.saveText(ctx.account(), filename, ForecastChart.document(outcome).encodePrettily());
       answer.put("chart", services.webLink(filename, "/dashboards.html#" + filename));
     }
-    return Future.succeededFuture(ToolResult.structured(answer));
+    return ToolResult.structured(answer);
   }
 
   private static JsonObject answer(TableForecasts.Outcome outcome, JsonObject report) {

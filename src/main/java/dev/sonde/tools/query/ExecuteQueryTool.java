@@ -88,7 +88,7 @@ final class ExecuteQueryTool implements Tool {
             args.getString("timeformat", "iso"),
             zone);
     return ConnectionArg.database(services, ctx)
-        .query(request, ctx::onCancel)
+        .query(request, ctx.call())
         .map(ToolResult::structured);
   }
 }

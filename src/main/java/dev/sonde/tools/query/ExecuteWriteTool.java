@@ -50,7 +50,7 @@ final class ExecuteWriteTool implements Tool {
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
     return ConnectionArg.database(services, ctx)
-        .write(ctx.args().getString("sql"), ctx::onCancel)
+        .write(ctx.args().getString("sql"), ctx.call())
         .map(ToolResult::structured);
   }
 }

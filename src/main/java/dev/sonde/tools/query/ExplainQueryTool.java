@@ -57,7 +57,7 @@ final class ExplainQueryTool implements Tool {
   public Future<ToolResult> call(ToolContext ctx) {
     JsonObject args = ctx.args();
     return ConnectionArg.database(services, ctx)
-        .explain(args.getString("sql"), args.getBoolean("analyze", false), ctx::onCancel)
+        .explain(args.getString("sql"), args.getBoolean("analyze", false), ctx.call())
         .map(ToolResult::structured);
   }
 }

@@ -2,7 +2,7 @@ package dev.sonde.tools.report;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.sonde.jobs.Job;
+import dev.sonde.core.Call;
 import dev.sonde.report.AnalysisReports;
 import dev.sonde.report.ReportException;
 import dev.sonde.report.ReportTemplate;
@@ -113,10 +113,10 @@ final class SaveHtmlReportTool implements Tool {
   }
 
   @Override
-  public Future<ToolResult> call(ToolContext ctx) throws InterruptedException {
+  public Future<ToolResult> call(ToolContext ctx) {
     JsonObject args = ctx.args();
     ZoneId zone = TimezoneArg.zone(services, ctx);
-    Job job = ctx.job();
+    Call call = ctx.call();
     String tagNames = args.getString("tag_name");
     List<String> tags =
         tagNames == null || tagNames.isBlank()
@@ -133,16 +133,25 @@ final class SaveHtmlReportTool implements Tool {
             args.getString("rollup_unit"),
             args.getString("time_start"),
             args.getString("time_end"));
-    job.step(
+    call.step(
         "fetch",
         "reading " + (tags.isEmpty() ? "the busiest tags" : tags) + " of " + request.table());
-    AnalysisReports.Prepared prepared;
-    try {
-      prepared = ctx.await(reports.prepare(args.getString("connection"), request, zone));
-    } catch (TimeSeriesException | ReportException e) {
-      throw new ToolException(e.getMessage());
-    }
-    job.step("analyse", prepared.template().id() + ": " + prepared.reason());
+    return reports
+        .prepare(args.getString("connection"), request, zone, call)
+        .recover(
+            e ->
+                Future.failedFuture(
+                    e instanceof TimeSeriesException || e instanceof ReportException
+                        ? new ToolException(e.getMessage())
+                        : e))
+        .compose(prepared -> call.blocking(() -> answer(ctx, zone, prepared)));
+  }
+
+  /** The summary to interpret, or (with analysis) the saved report and its link. */
+  private ToolResult answer(ToolContext ctx, ZoneId zone, AnalysisReports.Prepared prepared) {
+    JsonObject args = ctx.args();
+    Call call = ctx.call();
+    call.step("analyse", prepared.template().id() + ": " + prepared.reason());
     JsonObject template =
         new JsonObject()
             .put("id", prepared.template().id())
@@ -166,19 +175,18 @@ final class SaveHtmlReportTool implements Tool {
                 .put("title", t.title())
                 .put("covers", t.description()));
       }
-      return Future.succeededFuture(
-          ToolResult.structured(
-              out.put("stage", "summary")
-                  .put("summary", prepared.analysis().summary())
-                  .put("templates", available)
-                  .put(
-                      "next",
-                      "Interpret this summary, then call save_html_report again with the same"
-                          + " arguments plus analysis (Markdown) and, if you like,"
-                          + " recommendations; that call saves the report and returns its"
-                          + " link.")));
+      return ToolResult.structured(
+          out.put("stage", "summary")
+              .put("summary", prepared.analysis().summary())
+              .put("templates", available)
+              .put(
+                  "next",
+                  "Interpret this summary, then call save_html_report again with the same"
+                      + " arguments plus analysis (Markdown) and, if you like,"
+                      + " recommendations; that call saves the report and returns its"
+                      + " link."));
     }
-    job.step("render", "writing the HTML report");
+    call.step("render", "writing the HTML report");
     Map<String, String> context = new LinkedHashMap<>();
     for (String key : CONTEXT) {
       Object v = args.getValue(key);
@@ -196,10 +204,9 @@ final class SaveHtmlReportTool implements Tool {
             now,
             zone,
             html);
-    return Future.succeededFuture(
-        ToolResult.structured(
-            out.put("stage", "saved")
-                .put("report", services.webLink(path, "/workspace/" + path))
-                .put("bytes", html.getBytes(UTF_8).length)));
+    return ToolResult.structured(
+        out.put("stage", "saved")
+            .put("report", services.webLink(path, "/workspace/" + path))
+            .put("bytes", html.getBytes(UTF_8).length));
   }
 }

@@ -96,7 +96,7 @@ final class DescribeTableTool implements Tool {
                       }
                       return services
                           .tagTables()
-                          .profile(db, tag, zone)
+                          .profile(db, tag, zone, ctx.call())
                           .recover(e -> Future.failedFuture(caller(e)))
                           .map(p -> ToolResult.structured(d.put("kind", "TAG").put("profile", p)));
                     }));

@@ -103,7 +103,7 @@ final class CompileChartTool implements Tool {
     ZoneId zone = TimezoneArg.zone(services, ctx);
     Workspace workspace = filename == null ? null : services.workspaces().of(ctx.account());
     return charts
-        .compile(ctx.args().getString("connection"), chartSpec, zone)
+        .compile(ctx.args().getString("connection"), chartSpec, zone, ctx.call())
         .recover(TimeSeriesTools::callerError)
         .compose(
             compiled -> {
@@ -118,8 +118,8 @@ final class CompileChartTool implements Tool {
                 return Future.succeededFuture(ToolResult.structured(out));
               }
               byte[] bytes = compiled.document().encodePrettily().getBytes(StandardCharsets.UTF_8);
-              return ctx.vertx()
-                  .executeBlocking(() -> workspace.write(filename, bytes), false)
+              return ctx.call()
+                  .blocking(() -> workspace.write(filename, bytes))
                   .recover(
                       e ->
                           Future.failedFuture(

@@ -8,6 +8,7 @@ import dev.sonde.docs.CorpusDocs;
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
 import dev.sonde.support.ToolCalls;
+import dev.sonde.tools.FamilyVerticle;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
@@ -307,7 +308,9 @@ class DocsToolsTest {
     try (dev.sonde.docs.DocsLibrary library =
         new dev.sonde.docs.DocsLibrary(
             dev.sonde.config.ConfigLoader.load(null, Map.of(), flags), () -> "# Tools\n")) {
-      DocsIndexing indexing = new DocsIndexing(vertx, library, sonde.sonde().jobs());
+      DocsIndexing indexing =
+          new DocsIndexing(
+              vertx, library, sonde.sonde().jobs(), FamilyVerticle.pool(vertx, "docs", 2));
       try (HttpMcpClient listener = new HttpMcpClient(sonde.port())) {
         listener.initialize("2025-11-25");
         HttpMcpClient.GetStream stream = listener.openGetStream();

@@ -1,4 +1,4 @@
-package dev.sonde.tools;
+package dev.sonde.core;
 
 /** Thrown by a tool that noticed its call was cancelled. */
 public final class CancelledException extends RuntimeException {
