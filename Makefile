@@ -4,10 +4,10 @@ JAR := target/sonde.jar
 SOURCES := pom.xml $(shell find src/main webroot -type f 2>/dev/null)
 
 .DEFAULT_GOAL := help
-.PHONY: help run jar test test-deps demo-reset bench fmt clean
+.PHONY: help run jar test test-loaded test-deps demo-reset bench fmt clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 run: $(JAR) ## build if needed, then start Sonde on 127.0.0.1:8080 with conf/sonde.yaml
 	java -jar $(JAR) --config conf/sonde.yaml
@@ -19,6 +19,9 @@ $(JAR): $(SOURCES)
 
 test: test-deps ## run every test: unit, transports, packaged jar, TypeScript SDK, conformance suite, Chromium
 	$(MVN) verify
+
+test-loaded: ## make test with two CPU-bound processes beside it, as on a busy 2-core machine
+	bash .ci/test-loaded
 
 test-deps: ## install what the tests drive: Node clients (npm ci) and Chromium
 	bash .ci/test-deps
