@@ -25,7 +25,6 @@ import dev.sonde.tools.PromptProvider;
 import dev.sonde.tools.ResourceProvider;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolResultCodec;
-import dev.sonde.tools.chatbi.ChatBiFamilyVerticle;
 import dev.sonde.tools.conformance.ConformanceFamilyVerticle;
 import dev.sonde.tools.conformance.ConformancePrompts;
 import dev.sonde.tools.conformance.ConformanceResources;
@@ -34,15 +33,8 @@ import dev.sonde.tools.docs.DocsFamilyVerticle;
 import dev.sonde.tools.docs.DocsIndexing;
 import dev.sonde.tools.docs.DocsResources;
 import dev.sonde.tools.docs.ToolReference;
-import dev.sonde.tools.files.FilesFamilyVerticle;
-import dev.sonde.tools.forecast.ForecastFamilyVerticle;
-import dev.sonde.tools.query.QueryFamilyVerticle;
-import dev.sonde.tools.report.ReportFamilyVerticle;
 import dev.sonde.tools.schema.DatabasePrompts;
-import dev.sonde.tools.schema.SchemaFamilyVerticle;
 import dev.sonde.tools.schema.SchemaResources;
-import dev.sonde.tools.system.SystemFamilyVerticle;
-import dev.sonde.tools.timeseries.TimeSeriesFamilyVerticle;
 import dev.sonde.web.ConnectionLimits;
 import dev.sonde.web.DashboardsApi;
 import dev.sonde.web.JobsApi;
@@ -54,6 +46,7 @@ import dev.sonde.web.WebSocketTransport;
 import dev.sonde.workspace.Workspaces;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.io.IOException;
@@ -98,6 +91,7 @@ public final class Sonde {
   private final JobRegistry jobs;
   private final DatabaseRegistry databases;
   private final DocsLibrary docs;
+  private final DocsIndexing indexing;
   private final int port;
 
   private Sonde(
@@ -106,12 +100,14 @@ public final class Sonde {
       JobRegistry jobs,
       DatabaseRegistry databases,
       DocsLibrary docs,
+      DocsIndexing indexing,
       int port) {
     this.vertx = vertx;
     this.server = server;
     this.jobs = jobs;
     this.databases = databases;
     this.docs = docs;
+    this.indexing = indexing;
     this.port = port;
   }
 
@@ -190,7 +186,8 @@ public final class Sonde {
     Vertx vertx = Vertx.vertx();
     try {
       Path saved =
-          DatabaseRegistry.open(vertx, config)
+          DatabaseRegistry.open(vertx, config, null)
+              .compose(databases -> databases.ready().map(v -> databases))
               .compose(
                   databases ->
                       OntologyBootstrap.into(
@@ -257,20 +254,25 @@ public final class Sonde {
     vertx.eventBus().registerDefaultCodec(ToolResult.class, new ToolResultCodec());
     // resolved here, on the caller's thread: a name lookup must not block an event loop
     ConfigLoader.Bind bind = ConfigLoader.bind(config.server().host());
-    return DatabaseRegistry.open(vertx, config)
-        .compose(databases -> start(vertx, config, databases, bind))
-        .recover(e -> vertx.close().compose(v -> Future.failedFuture(e)));
-  }
-
-  private static Future<Sonde> start(
-      Vertx vertx, SondeConfig config, DatabaseRegistry databases, ConfigLoader.Bind bind) {
-    Instant startedAt = Instant.now();
     JobRegistry jobs =
         new JobRegistry(
             vertx,
             config.jobs().historyPerJob(),
             config.jobs().retainFinished(),
             HostPaths.of(config.data().dir()));
+    // a first start listens while the demo data is generated: the job view shows its steps
+    return DatabaseRegistry.open(vertx, config, jobs)
+        .compose(databases -> start(vertx, config, databases, jobs, bind))
+        .recover(e -> vertx.close().compose(v -> Future.failedFuture(e)));
+  }
+
+  private static Future<Sonde> start(
+      Vertx vertx,
+      SondeConfig config,
+      DatabaseRegistry databases,
+      JobRegistry jobs,
+      ConfigLoader.Bind bind) {
+    Instant startedAt = Instant.now();
     TagTables tagTables = new TagTables(vertx, config, databases);
     Workspaces workspaces = new Workspaces(Path.of(config.data().dir()).resolve("workspace"));
     FamilyServices services = new FamilyServices(config, jobs, databases, workspaces, tagTables);
@@ -283,40 +285,40 @@ public final class Sonde {
             charts,
             forecasts,
             config.dashboards().maxPanels());
-    List<FamilyVerticle> families = new ArrayList<>();
     List<ResourceProvider> resources = new ArrayList<>();
     List<PromptProvider> prompts = new ArrayList<>();
-    families.add(new SystemFamilyVerticle(services, startedAt));
-    families.add(new SchemaFamilyVerticle(services));
-    families.add(new QueryFamilyVerticle(services));
-    families.add(new TimeSeriesFamilyVerticle(services, charts));
-    families.add(new DashboardFamilyVerticle(services, dashboards));
-    families.add(new ForecastFamilyVerticle(services, forecasts));
-    families.add(
-        new ReportFamilyVerticle(
-            services,
-            new AnalysisReports(
-                databases,
-                tagTables,
-                charts,
-                new ReportTemplates(Path.of(config.reports().templates())))));
-    families.add(new FilesFamilyVerticle(services));
-    families.add(
-        new ChatBiFamilyVerticle(
-            services,
-            new ChatBi(
-                vertx, databases, config.chatbi(), Path.of(config.data().dir()), System.getenv())));
     resources.add(new SchemaResources(vertx, config, databases));
     prompts.add(new DatabasePrompts(databases));
-    DocsLibrary docs = null;
-    if (config.docs().enabled()) {
-      docs =
-          new DocsLibrary(
-              config,
-              () ->
-                  ToolReference.markdown(
-                      families.stream().flatMap(f -> f.specs().stream()).toList()));
-      families.add(new DocsFamilyVerticle(services, docs));
+    List<FamilyVerticle> families = new ArrayList<>();
+    DocsLibrary docs =
+        config.docs().enabled()
+            ? new DocsLibrary(
+                config,
+                () ->
+                    ToolReference.markdown(
+                        families.stream().flatMap(f -> f.specs().stream()).toList()))
+            : null;
+    families.addAll(
+        Families.of(
+            services,
+            new Families.Engines(
+                startedAt,
+                charts,
+                dashboards,
+                forecasts,
+                new AnalysisReports(
+                    databases,
+                    tagTables,
+                    charts,
+                    new ReportTemplates(Path.of(config.reports().templates()))),
+                new ChatBi(
+                    vertx,
+                    databases,
+                    config.chatbi(),
+                    Path.of(config.data().dir()),
+                    System.getenv()),
+                docs)));
+    if (docs != null) {
       resources.add(
           new DocsResources(
               FamilyVerticle.pool(vertx, DocsFamilyVerticle.FAMILY, config.jobs().workerPoolSize()),
@@ -354,17 +356,20 @@ public final class Sonde {
       deployed = deployed.compose(v -> vertx.deployVerticle(family).mapEmpty());
     }
     DocsLibrary library = docs;
-    if (library != null) {
+    DocsIndexing indexing =
+        library == null
+            ? null
+            : new DocsIndexing(
+                vertx,
+                library,
+                jobs,
+                FamilyVerticle.pool(
+                    vertx, DocsFamilyVerticle.FAMILY, config.jobs().workerPoolSize()));
+    if (indexing != null) {
       deployed =
           deployed.map(
               v -> {
-                new DocsIndexing(
-                        vertx,
-                        library,
-                        jobs,
-                        FamilyVerticle.pool(
-                            vertx, DocsFamilyVerticle.FAMILY, config.jobs().workerPoolSize()))
-                    .start(config.docs().rescanMinutes());
+                indexing.start(config.docs().rescanMinutes());
                 return v;
               });
     }
@@ -407,7 +412,16 @@ public final class Sonde {
                   port.get());
             }
           }
-          return new Sonde(vertx, server, jobs, databases, library, port.get());
+          databases
+              .ready()
+              .onComplete(
+                  r ->
+                      LOG.info(
+                          "Sonde ready: {}",
+                          databases.names().stream()
+                              .map(n -> n + (databases.isOpen(n) ? " open" : " not available"))
+                              .toList()));
+          return new Sonde(vertx, server, jobs, databases, library, indexing, port.get());
         });
   }
 
@@ -528,12 +542,23 @@ public final class Sonde {
   }
 
   public Future<Void> close() {
-    return vertx
-        .close()
+    // background work ends first, at its next step: a pool shut under it would interrupt its files
+    Future<Void> background = indexing == null ? Future.succeededFuture() : indexing.stop();
+    databases.stopGenerating();
+    // a promise of no context: what Vert.x completes while it closes reaches the caller still
+    Promise<Void> closed = Promise.promise();
+    background
+        .eventually(databases::ready)
         .onComplete(
-            v -> {
-              databases.close();
-              closeDocs();
-            });
+            ended ->
+                vertx
+                    .close()
+                    .onComplete(
+                        v -> {
+                          databases.close();
+                          closeDocs();
+                          closed.handle(v);
+                        }));
+    return closed.future();
   }
 }

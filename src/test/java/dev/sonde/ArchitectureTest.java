@@ -116,6 +116,17 @@ class ArchitectureTest {
   }
 
   @Test
+  void theGuardStandsBelowTheDatabaseLayer() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.sonde.db.guard..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.sonde.db")
+        .check(MAIN);
+  }
+
+  @Test
   void packagesHaveNoCycles() {
     slices().matching("dev.sonde.(*)..").should().beFreeOfCycles().check(MAIN);
   }

@@ -3,8 +3,8 @@ package dev.sonde.chatbi;
 import dev.sonde.chatbi.Retriever.Retrieved;
 import dev.sonde.config.SondeConfig.ChatBiConfig;
 import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import dev.sonde.db.Database;
-import dev.sonde.db.DatabaseException;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.db.QueryRequest;
 import io.vertx.core.Future;
@@ -91,7 +91,7 @@ public final class ChatBi {
         Ontology declared = Ontologies.load(Path.of(config.ontology())).choose(domain);
         db = databases.get(declared.connection());
         ontology = databaseValues.filled(declared, db, call, await);
-      } catch (OntologyException | DatabaseException e) {
+      } catch (CallerException e) {
         return run.failure(List.of(e.getMessage()), e.getMessage(), "");
       }
       Retriever retriever =
@@ -125,7 +125,7 @@ public final class ChatBi {
     }
     try {
       return run.success(sql, execute(run, q, sql));
-    } catch (DatabaseException e) {
+    } catch (CallerException e) {
       return run.failure(
           List.of("查询执行失败 / execution failed: " + e.getMessage()), e.getMessage(), sql);
     }
@@ -208,7 +208,7 @@ public final class ChatBi {
       if (refused == null) {
         try {
           return run.success(sql, execute(run, q, sql));
-        } catch (DatabaseException e) {
+        } catch (CallerException e) {
           refused = e.getMessage();
           run.errors.add("查询执行失败 / execution failed: " + refused);
         }
@@ -233,7 +233,7 @@ public final class ChatBi {
       result =
           await.await(
               db.query(new QueryRequest(sql, config.rowCap(), false, "iso", zone), run.call));
-    } catch (DatabaseException e) {
+    } catch (CallerException e) {
       run.step("execute", false, e.getMessage(), new JsonObject());
       throw e;
     }
@@ -259,7 +259,7 @@ public final class ChatBi {
                         "SELECT COUNT(*) FROM (" + sql + ") AS answer", 1, false, "iso", zone),
                     run.call));
         actual = ((Number) count.getJsonArray("rows").getJsonArray(0).getValue(0)).longValue();
-      } catch (DatabaseException e) {
+      } catch (CallerException e) {
         actual = -1;
       }
     }
@@ -336,7 +336,7 @@ public final class ChatBi {
           data.put("ast", "tables and joins are the domain's");
           data.put("explain", firstLines(explain(db, candidate, call, await)));
         }
-      } catch (DatabaseException e) {
+      } catch (CallerException e) {
         refused = e.getMessage();
       }
       step(

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import dev.sonde.core.CallerException;
 import dev.sonde.core.Quote;
 import dev.sonde.workspace.Workspace;
 import java.io.IOException;
@@ -160,13 +161,13 @@ public final class Ontologies {
     if (domain != null && !domain.isBlank()) {
       Ontology o = byDomain.get(domain);
       if (o == null) {
-        throw new OntologyException(
+        throw new CallerException(
             "no domain " + Quote.of(domain) + refusedNote(domain) + "; domains: " + names());
       }
       return o;
     }
     if (byDomain.isEmpty()) {
-      throw new OntologyException(
+      throw new CallerException(
           "no domain is defined"
               + (refused.isEmpty() ? "" : " (files refused: " + refused + ")")
               + "; add a YAML file to the ontology folder or bootstrap one from a connection");
@@ -178,7 +179,7 @@ public final class Ontologies {
     if (defaults.size() == 1) {
       return defaults.get(0);
     }
-    throw new OntologyException(
+    throw new CallerException(
         (defaults.isEmpty() ? "several domains and none is marked default" : "several defaults")
             + "; name one in domain: "
             + names());

@@ -10,6 +10,7 @@ import dev.sonde.chatbi.Ontology.Term;
 import dev.sonde.chatbi.Ontology.Value;
 import dev.sonde.chatbi.Ontology.ValueDictionary;
 import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import dev.sonde.db.Database;
 import dev.sonde.db.TableRef;
 import io.vertx.core.Future;
@@ -69,7 +70,7 @@ public final class OntologyBootstrap {
     Path target = folder.resolve(connection + ".yaml");
     if (Files.exists(target)) {
       return Future.failedFuture(
-          new OntologyException(target + " exists; edit it, or remove it to bootstrap again"));
+          new CallerException(target + " exists; edit it, or remove it to bootstrap again"));
     }
     return from(db, connection, connection)
         .compose(

@@ -1,14 +1,12 @@
 package dev.sonde.dashboard;
 
 import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import dev.sonde.forecast.ForecastChart;
-import dev.sonde.forecast.ForecastException;
 import dev.sonde.forecast.TableForecasts;
 import dev.sonde.timeseries.Charts;
-import dev.sonde.timeseries.TimeSeriesException;
 import dev.sonde.timeseries.Times;
 import dev.sonde.workspace.Workspace;
-import dev.sonde.workspace.WorkspaceException;
 import io.vertx.core.Future;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.DecodeException;
@@ -27,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 
 /**
  * Dashboards in an account's workspace: {@code *.dsh} JSON files of panels drawn from saved charts
@@ -79,11 +78,11 @@ public final class Dashboards {
   /** {@code name}, with {@code .dsh} added when missing; ASCII, as the reference requires. */
   public static String filename(String name) {
     if (name == null || name.isBlank()) {
-      throw new DashboardException("filename is required, e.g. plant/overview.dsh");
+      throw new CallerException("filename is required, e.g. plant/overview.dsh");
     }
     String f = name.trim().endsWith(".dsh") ? name.trim() : name.trim() + ".dsh";
     if (!f.matches("[A-Za-z0-9_./-]+")) {
-      throw new DashboardException(
+      throw new CallerException(
           "filename '"
               + name
               + "' must be ASCII letters, digits, '.', '_', '-' or '/', e.g. plant/overview.dsh");
@@ -153,7 +152,7 @@ public final class Dashboards {
                                 + SUFFIX.format(Instant.now())
                                 + ".dsh";
                         if (!ws.createNew(target, encode(board))) {
-                          throw new DashboardException(
+                          throw new CallerException(
                               target + " exists too; call again in a second or pick a new name");
                         }
                       }
@@ -164,7 +163,7 @@ public final class Dashboards {
   /** A caller's error when a dashboard would hold more panels than configured. */
   private void refuseBeyondLimit(int panels) {
     if (panels > maxPanels) {
-      throw new DashboardException(
+      throw new CallerException(
           "a dashboard holds at most "
               + maxPanels
               + " panels and this one would have "
@@ -205,7 +204,7 @@ public final class Dashboards {
   /** Retitles the panel named by id or by title. */
   public Future<JsonObject> retitle(Workspace ws, String name, String panel, String title) {
     if (title == null || title.isBlank()) {
-      return Future.failedFuture(new DashboardException("new_title is required"));
+      return Future.failedFuture(new CallerException("new_title is required"));
     }
     return edit(ws, name, board -> find(board, panel).put("title", title));
   }
@@ -294,7 +293,7 @@ public final class Dashboards {
                       .map(JsonObject.class::cast)
                       .filter(p -> id.equals(p.getString("id")))
                       .findFirst()
-                      .orElseThrow(() -> new DashboardException("no panel " + id));
+                      .orElseThrow(() -> new CallerException("no panel " + id));
               return panelData(
                   ws,
                   panel,
@@ -360,7 +359,7 @@ public final class Dashboards {
     try {
       return ZoneId.of(name);
     } catch (DateTimeException e) {
-      throw new DashboardException("unknown timezone '" + name + "'");
+      throw new CallerException("unknown timezone '" + name + "'");
     }
   }
 
@@ -466,7 +465,7 @@ public final class Dashboards {
         () -> {
           JsonObject chart = parse(ws, path);
           if (!Charts.FORMAT.equals(chart.getString("format"))) {
-            throw new DashboardException(
+            throw new CallerException(
                 "'"
                     + path
                     + "' is not a saved chart (compile_chart_from_spec with filename makes one)");
@@ -484,7 +483,7 @@ public final class Dashboards {
       Map<String, Object> map = (Map<String, Object>) m;
       return new JsonObject(map);
     }
-    throw new DashboardException(
+    throw new CallerException(
         "each chart is an object: {title, chart_path} or {title, type, table, tag}");
   }
 
@@ -533,7 +532,7 @@ public final class Dashboards {
   private static JsonObject inlineSpec(JsonObject entry, String type) {
     String table = entry.getString("table");
     if (table == null || table.isBlank()) {
-      throw new DashboardException(
+      throw new CallerException(
           "an inline panel needs table and tag (or chart_path for a saved chart)");
     }
     JsonArray tags = new JsonArray();
@@ -544,7 +543,7 @@ public final class Dashboards {
       tags.add(String.valueOf(tag));
     }
     if (tags.isEmpty()) {
-      throw new DashboardException(
+      throw new CallerException(
           "inline panel '"
               + entry.getString("title", type)
               + "' needs tag (a tag of "
@@ -580,7 +579,7 @@ public final class Dashboards {
         return t;
       }
     }
-    throw new DashboardException("panel type '" + type + "' is not one of " + TYPES);
+    throw new CallerException("panel type '" + type + "' is not one of " + TYPES);
   }
 
   /**
@@ -620,15 +619,14 @@ public final class Dashboards {
       return null;
     }
     if (!refresh.matches("\\d+(s|m|h)")) {
-      throw new DashboardException(
-          "refresh '" + refresh + "' must look like 10s, 1m or 1h (or off)");
+      throw new CallerException("refresh '" + refresh + "' must look like 10s, 1m or 1h (or off)");
     }
     return refresh.toLowerCase(Locale.ROOT);
   }
 
   private static JsonObject find(JsonObject board, String panel) {
     if (panel == null || panel.isBlank()) {
-      throw new DashboardException("name the panel by its id or its title");
+      throw new CallerException("name the panel by its id or its title");
     }
     List<JsonObject> byTitle = new ArrayList<>();
     for (Object o : board.getJsonArray("panels")) {
@@ -643,7 +641,7 @@ public final class Dashboards {
     if (byTitle.size() == 1) {
       return byTitle.get(0);
     }
-    throw new DashboardException(
+    throw new CallerException(
         byTitle.isEmpty()
             ? "no panel '" + panel + "'; panels: " + titles(board)
             : "several panels are titled '"
@@ -666,10 +664,10 @@ public final class Dashboards {
   private static JsonObject board(String file, byte[] content) {
     JsonObject board = json(file, content);
     if (!FORMAT.equals(board.getString("format"))) {
-      throw new DashboardException("'" + file + "' is not a Sonde dashboard");
+      throw new CallerException("'" + file + "' is not a Sonde dashboard");
     }
     if (board.getInteger("version", 0) > VERSION) {
-      throw new DashboardException(
+      throw new CallerException(
           "'"
               + file
               + "' was written by a newer Sonde (dashboard format "
@@ -687,7 +685,7 @@ public final class Dashboards {
     try {
       return new JsonObject(new String(content, StandardCharsets.UTF_8));
     } catch (DecodeException e) {
-      throw new DashboardException("'" + file + "' is not valid JSON");
+      throw new CallerException("'" + file + "' is not valid JSON");
     }
   }
 
@@ -697,27 +695,7 @@ public final class Dashboards {
     return board.encodePrettily().getBytes(StandardCharsets.UTF_8);
   }
 
-  private interface Blocking<T> {
-    T run() throws IOException;
-  }
-
-  private <T> Future<T> blocking(Blocking<T> work) {
-    return pool.executeBlocking(
-        () -> {
-          try {
-            return work.run();
-          } catch (WorkspaceException e) {
-            throw new DashboardException(e.getMessage());
-          }
-        },
-        false);
-  }
-
-  /** Is this failure the caller's to fix? */
-  public static boolean callerError(Throwable e) {
-    return e instanceof DashboardException
-        || e instanceof TimeSeriesException
-        || e instanceof ForecastException
-        || e instanceof WorkspaceException;
+  private <T> Future<T> blocking(Callable<T> work) {
+    return pool.executeBlocking(work, false);
   }
 }

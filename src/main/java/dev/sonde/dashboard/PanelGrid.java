@@ -1,5 +1,6 @@
 package dev.sonde.dashboard;
 
+import dev.sonde.core.CallerException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Arrays;
@@ -36,7 +37,7 @@ final class PanelGrid {
       int w = cell(g, "w");
       int h = cell(g, "h");
       if (x < 0 || w < 1 || x + w > Dashboards.GRID_COLUMNS || y < 0 || h < 1 || y + h > MAX_ROWS) {
-        throw new DashboardException(
+        throw new CallerException(
             "'" + file + "' has a panel outside the grid (" + g.encode() + "); fix or remove it");
       }
       grid.take(x, y, w, h);

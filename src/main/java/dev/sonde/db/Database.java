@@ -2,6 +2,7 @@ package dev.sonde.db;
 
 import dev.sonde.config.SondeConfig.ConnectionConfig;
 import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import dev.sonde.core.CancelledException;
 import dev.sonde.core.Quote;
 import dev.sonde.db.guard.FunctionPolicy;
@@ -29,7 +30,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * One named connection: its limits, its dialect and its connections. Every read runs on a worker
  * thread inside the engine's read-only mode and is rolled back; an SQL error becomes a {@link
- * DatabaseException} the caller can act on.
+ * CallerException} the caller can act on.
  */
 public final class Database {
   private final String name;
@@ -115,7 +116,7 @@ public final class Database {
               dialect.endRead(connection);
             }
           } catch (SQLException e) {
-            throw new DatabaseException(name + ": " + dialect.errorText(e));
+            throw new CallerException(name + ": " + dialect.errorText(e));
           }
         },
         false);
@@ -148,7 +149,7 @@ public final class Database {
               dialect.endRead(connection);
             }
           } catch (SQLException e) {
-            throw new DatabaseException(name + ": " + dialect.errorText(e));
+            throw new CallerException(name + ": " + dialect.errorText(e));
           }
         },
         false);
@@ -161,7 +162,7 @@ public final class Database {
   public <T> Future<T> maintain(SqlWork<T> work) {
     if (!config.rollups()) {
       return Future.failedFuture(
-          new DatabaseException("connection '" + name + "' does not let Sonde create tables"));
+          new CallerException("connection '" + name + "' does not let Sonde create tables"));
     }
     return workers.executeBlocking(
         () -> {
@@ -178,7 +179,7 @@ public final class Database {
               connection.setAutoCommit(true);
             }
           } catch (SQLException e) {
-            throw new DatabaseException(name + ": " + dialect.errorText(e));
+            throw new CallerException(name + ": " + dialect.errorText(e));
           }
         },
         false);
@@ -268,7 +269,7 @@ public final class Database {
               }
             }
           } catch (SQLException e) {
-            DatabaseException stopped = stop.reason();
+            CallerException stopped = stop.reason();
             if (stopped != null) {
               throw stopped;
             }
@@ -359,7 +360,7 @@ public final class Database {
    */
   private SQLException staleOr(SQLException e, boolean keptShape) {
     if (dialect.isStalePlan(e) || (keptShape && dialect.isChangedColumns(e.getSQLState()))) {
-      throw new StalePlan(new DatabaseException(name + ": " + dialect.errorText(e)));
+      throw new StalePlan(new CallerException(name + ": " + dialect.errorText(e)));
     }
     return e;
   }
@@ -405,7 +406,7 @@ public final class Database {
                   }
                 }
               } catch (SQLException e) {
-                throw new DatabaseException(name + ": " + dialect.errorText(e));
+                throw new CallerException(name + ": " + dialect.errorText(e));
               } finally {
                 if (discarded.get()) {
                   abandon(connection);
@@ -460,21 +461,21 @@ public final class Database {
 
   /** A read that failed because a statement the connection had prepared no longer fits. */
   static final class StalePlan extends RuntimeException {
-    private final DatabaseException reported;
+    private final CallerException reported;
 
-    StalePlan(DatabaseException reported) {
+    StalePlan(CallerException reported) {
       super(reported.getMessage(), null, false, false);
       this.reported = reported;
     }
 
-    DatabaseException reported() {
+    CallerException reported() {
       return reported;
     }
   }
 
   /** For a statement such as SET, which the engine ran but which has no rows to show. */
-  DatabaseException noResultSet() {
-    return new DatabaseException(
+  CallerException noResultSet() {
+    return new CallerException(
         name + ": the statement returned no rows to show; execute_query runs queries");
   }
 
@@ -532,7 +533,7 @@ public final class Database {
           }
           functionsReadAt = System.nanoTime();
         } catch (SQLException e) {
-          throw new DatabaseException(
+          throw new CallerException(
               name
                   + ": the guard could not read the engine's function catalogue: "
                   + dialect.errorText(e));
@@ -551,7 +552,7 @@ public final class Database {
 
   /**
    * The guard's verdict on a read without running it: the one statement it would run, or a {@link
-   * DatabaseException} saying what was refused (chat_bi validates generated SQL with it).
+   * CallerException} saying what was refused (chat_bi validates generated SQL with it).
    */
   public Future<String> guard(String sql) {
     // JDBC engines check with their own parser, which needs a connection
@@ -592,7 +593,7 @@ public final class Database {
               }
             }
           } catch (SQLException e) {
-            DatabaseException stopped = stop.reason();
+            CallerException stopped = stop.reason();
             if (stopped != null) {
               throw stopped;
             }
@@ -616,7 +617,7 @@ public final class Database {
   public Future<JsonObject> write(String sql, Call call) {
     if (!config.write()) {
       return Future.failedFuture(
-          new DatabaseException(
+          new CallerException(
               "connection '"
                   + name
                   + "' does not allow writes;"
@@ -643,7 +644,7 @@ public final class Database {
               c.rollback();
               throw Objects.requireNonNullElse(
                   stop.reason(),
-                  new DatabaseException(
+                  new CallerException(
                       name + ": " + dialect.errorText(e) + " (nothing was changed)"));
             } finally {
               stop.disarm();
@@ -652,7 +653,7 @@ public final class Database {
               commitWithin(c, config.queryTimeoutSeconds());
             } catch (SQLException e) {
               discard = true;
-              throw new DatabaseException(
+              throw new CallerException(
                   name
                       + ": the commit did not complete ("
                       + firstLine(e.getMessage())
@@ -804,7 +805,7 @@ public final class Database {
           for (String name : tableNames) {
             try {
               out.add(new Resolved(name, TableResolver.resolve(name, tables, searchPath), null));
-            } catch (DatabaseException e) {
+            } catch (CallerException e) {
               out.add(new Resolved(name, null, e.getMessage()));
             }
           }

@@ -2,9 +2,14 @@ package dev.sonde.db;
 
 import dev.sonde.config.SondeConfig;
 import dev.sonde.config.SondeConfig.ConnectionConfig;
+import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import dev.sonde.core.Quote;
 import dev.sonde.db.guard.SqlGuard;
+import dev.sonde.jobs.Job;
+import dev.sonde.jobs.JobRegistry;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonObject;
@@ -18,13 +23,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The named connections. One that cannot be opened at start is logged, reported by {@link
- * #health()} and retried every 30 s; Sonde starts anyway.
+ * The named connections. Each is opened as Sonde starts, except a demo whose data must first be
+ * generated: that runs in the background as a job the job view shows, the connection saying so when
+ * asked, and {@link #ready()} completes once it is done too. One that cannot be opened is logged,
+ * reported by {@link #health()} and retried every 30 s; Sonde runs anyway.
  */
 public final class DatabaseRegistry implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DatabaseRegistry.class);
@@ -35,28 +44,70 @@ public final class DatabaseRegistry implements AutoCloseable {
   private final WorkerExecutor workers;
   private final Map<String, Database> open = new ConcurrentHashMap<>();
   private final Map<String, String> failed = new ConcurrentHashMap<>();
+  private final Map<String, String> preparing = new ConcurrentHashMap<>();
+  private final JobRegistry jobs;
+  private final List<Call> generating = new CopyOnWriteArrayList<>();
+  private final Promise<Future<Void>> ready = Promise.promise();
   private long retryTimer = -1;
 
-  private DatabaseRegistry(Vertx vertx, SondeConfig config) {
+  private DatabaseRegistry(Vertx vertx, SondeConfig config, JobRegistry jobs) {
     this.vertx = vertx;
     this.config = config;
+    this.jobs = jobs;
     this.workers = vertx.createSharedWorkerExecutor("sonde-db", config.jobs().workerPoolSize());
   }
 
   /**
-   * Opens every configured connection (generating the demo data where asked) off the event loop.
+   * Opens every configured connection off the event loop; the future completes once each has been
+   * tried, with a first demo generation (tens of seconds) still running behind it, reporting its
+   * steps as a job of {@code jobs} (null: to the log only).
    */
-  public static Future<DatabaseRegistry> open(Vertx vertx, SondeConfig config) {
-    DatabaseRegistry registry = new DatabaseRegistry(vertx, config);
+  public static Future<DatabaseRegistry> open(Vertx vertx, SondeConfig config, JobRegistry jobs) {
+    DatabaseRegistry registry = new DatabaseRegistry(vertx, config, jobs);
+    List<Future<Void>> generations = new ArrayList<>();
     return registry
         .workers
         .executeBlocking(
             () -> {
-              config.databases().connections().forEach(registry::tryOpen);
+              config
+                  .databases()
+                  .connections()
+                  .forEach(
+                      (name, c) -> {
+                        if (registry.generatesFirst(c)) {
+                          registry.preparing.put(name, "its demo data is being generated");
+                          generations.add(
+                              registry.workers.executeBlocking(
+                                  () -> {
+                                    registry.tryOpen(name, c);
+                                    return null;
+                                  },
+                                  false));
+                        } else {
+                          registry.tryOpen(name, c);
+                        }
+                      });
               return registry;
             },
             false)
-        .onSuccess(r -> r.retryTimer = vertx.setPeriodic(RETRY_MILLIS, id -> r.retryFailed()));
+        .onSuccess(
+            r -> {
+              r.ready.complete(Future.join(generations).<Void>mapEmpty().otherwiseEmpty());
+              r.retryTimer = vertx.setPeriodic(RETRY_MILLIS, id -> r.retryFailed());
+            });
+  }
+
+  /** A demo connection whose file does not exist yet: its data is generated before it opens. */
+  private boolean generatesFirst(ConnectionConfig c) {
+    return c.demo()
+        && c.type().equals("duckdb")
+        && !c.path().isBlank()
+        && !Files.exists(Path.of(duckDbPath(config, c)));
+  }
+
+  /** Completes once every connection has been tried, a demo generation included. */
+  public Future<Void> ready() {
+    return ready.future().compose(generations -> generations);
   }
 
   private void retryFailed() {
@@ -76,7 +127,9 @@ public final class DatabaseRegistry implements AutoCloseable {
     try {
       open.put(name, connect(name, connection));
       failed.remove(name);
+      preparing.remove(name);
     } catch (Exception e) {
+      preparing.remove(name);
       String reason = Database.firstLine(e.getMessage());
       if (!reason.equals(failed.put(name, reason))) {
         LOG.warn(
@@ -93,7 +146,7 @@ public final class DatabaseRegistry implements AutoCloseable {
     return switch (c.type()) {
       case "duckdb" -> {
         DuckDbSource source = new DuckDbSource("jdbc:duckdb:" + duckDbPath(config, c), poolSize);
-        prepareDuckDb(source, c);
+        prepareDuckDb(source, c, new DemoGeneration(name)::run);
         yield new Database(vertx, name, c, new DuckDbDialect(), source, null, workers);
       }
       case "jdbc" -> {
@@ -209,10 +262,21 @@ public final class DatabaseRegistry implements AutoCloseable {
    * a time, so two generations never create the same tables and macros at once.
    */
   static void prepareDuckDb(DuckDbSource source, ConnectionConfig c) throws SQLException {
+    prepareDuckDb(
+        source, c, s -> DemoDatabase.generate(s.root(), LocalDateTime.now(ZoneOffset.UTC)));
+  }
+
+  /** How a demo database is generated: with its steps shown, or not. */
+  interface Generation {
+    void run(DuckDbSource source) throws SQLException;
+  }
+
+  static void prepareDuckDb(DuckDbSource source, ConnectionConfig c, Generation generation)
+      throws SQLException {
     synchronized (DUCKDB_SETUP) {
       // Sonde's own generation first, on every core: the limits are for what callers run
       if (c.demo() && !DemoDatabase.isPresent(source.root())) {
-        DemoDatabase.generate(source.root(), LocalDateTime.now(ZoneOffset.UTC));
+        generation.run(source);
       }
       try (Statement statement = source.root().createStatement()) {
         if (configurationLocked(statement)) {
@@ -222,6 +286,52 @@ public final class DatabaseRegistry implements AutoCloseable {
         statement.execute("SET threads = " + duckDbThreads(c));
         statement.execute("SET enable_external_access = false");
         statement.execute("SET lock_configuration = true");
+      }
+    }
+  }
+
+  /** One connection's demo generation, shown as a job when Sonde has a job registry. */
+  private final class DemoGeneration {
+    private final String connection;
+
+    DemoGeneration(String connection) {
+      this.connection = connection;
+    }
+
+    void run(DuckDbSource source) throws SQLException {
+      preparing.put(connection, "its demo data is being generated (the job view shows the steps)");
+      Call call = Call.statementsOnly("the demo generation of " + connection);
+      Job job = null;
+      if (jobs != null) {
+        Job[] started = new Job[1];
+        call =
+            new Call(
+                call.name(),
+                Long.MAX_VALUE,
+                null,
+                (step, message) -> {
+                  LOG.info("demo generation: {}", message);
+                  started[0].step(step, message);
+                });
+        started[0] =
+            jobs.start(
+                "demo-" + connection + "-" + UUID.randomUUID(),
+                "demo_generation",
+                null,
+                null,
+                call);
+        job = started[0];
+      }
+      boolean ok = false;
+      generating.add(call);
+      try {
+        DemoDatabase.generate(source.root(), LocalDateTime.now(ZoneOffset.UTC), call);
+        ok = true;
+      } finally {
+        generating.remove(call);
+        if (job != null) {
+          jobs.finish(job, ok, ok ? "the demo database of " + connection + " is ready" : "failed");
+        }
       }
     }
   }
@@ -292,8 +402,17 @@ public final class DatabaseRegistry implements AutoCloseable {
     if (database != null) {
       return database;
     }
+    String preparation = preparing.get(wanted);
+    if (preparation != null) {
+      throw new CallerException(
+          "connection "
+              + Quote.of(wanted)
+              + " is not ready yet: "
+              + preparation
+              + "; try again in a few seconds");
+    }
     if (failed.containsKey(wanted)) {
-      throw new DatabaseException(
+      throw new CallerException(
           "connection "
               + Quote.of(wanted)
               + " is not available right now ("
@@ -302,11 +421,16 @@ public final class DatabaseRegistry implements AutoCloseable {
               + RETRY_MILLIS / 1000
               + " s");
     }
-    throw new DatabaseException(
+    throw new CallerException(
         "unknown connection "
             + Quote.of(wanted)
             + "; use one of "
             + new TreeMap<>(config.databases().connections()).keySet());
+  }
+
+  /** Whether {@code name} is open now. */
+  public boolean isOpen(String name) {
+    return open.containsKey(name);
   }
 
   public List<String> names() {
@@ -325,7 +449,11 @@ public final class DatabaseRegistry implements AutoCloseable {
                         : Future.succeededFuture(
                             new JsonObject()
                                 .put("ok", false)
-                                .put("error", failed.getOrDefault(n, "not opened"))))
+                                .put(
+                                    "error",
+                                    preparing.containsKey(n)
+                                        ? "not ready yet: " + preparing.get(n)
+                                        : failed.getOrDefault(n, "not opened"))))
             .toList();
     return Future.join(checks)
         .transform(
@@ -338,8 +466,14 @@ public final class DatabaseRegistry implements AutoCloseable {
             });
   }
 
+  /** Stops a demo generation still running: it is rolled back at its next statement. */
+  public void stopGenerating() {
+    generating.forEach(call -> call.stop("Sonde is stopping"));
+  }
+
   @Override
   public void close() {
+    stopGenerating();
     if (retryTimer >= 0) {
       vertx.cancelTimer(retryTimer);
     }

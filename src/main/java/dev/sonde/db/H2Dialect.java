@@ -1,5 +1,6 @@
 package dev.sonde.db;
 
+import dev.sonde.core.CallerException;
 import dev.sonde.db.guard.SqlGuard;
 import java.lang.reflect.Field;
 import java.sql.Connection;
@@ -47,7 +48,7 @@ final class H2Dialect extends Dialect {
           field.setAccessible(true);
           command = field.get(statement.unwrap(JdbcPreparedStatement.class));
         } catch (ReflectiveOperationException | RuntimeException e) {
-          throw new DatabaseException("refused: cannot tell how many statements H2 would run");
+          throw new CallerException("refused: cannot tell how many statements H2 would run");
         }
         // one statement is a CommandContainer; several are a CommandList; remote ones cannot tell
         if (command == null

@@ -1,5 +1,6 @@
 package dev.sonde.db;
 
+import dev.sonde.core.CallerException;
 import dev.sonde.db.guard.FunctionPolicy;
 import dev.sonde.db.guard.LexerRules;
 import dev.sonde.db.guard.SqlGuard;
@@ -132,7 +133,7 @@ final class PostgresDialect extends Dialect {
         BaseConnection pg = connection.unwrap(BaseConnection.class);
         PreferQueryMode mode = pg.getPreferQueryMode();
         if (mode != PreferQueryMode.EXTENDED && mode != PreferQueryMode.EXTENDED_CACHE_EVERYTHING) {
-          throw new DatabaseException(
+          throw new CallerException(
               "refused: the connection is in preferQueryMode " + mode.value());
         }
         boolean standard = pg.getStandardConformingStrings();

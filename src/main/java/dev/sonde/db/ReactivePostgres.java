@@ -1,6 +1,7 @@
 package dev.sonde.db;
 
 import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.ContextInternal;
@@ -336,16 +337,16 @@ final class ReactivePostgres {
   }
 
   /** What the caller hears: why the statement was stopped, or the server's error in its words. */
-  private DatabaseException failure(Throwable cause, StatementStop stop) {
-    DatabaseException stopped = stop.reason();
-    if (stopped != null || cause instanceof DatabaseException) {
-      return stopped != null ? stopped : (DatabaseException) cause;
+  private CallerException failure(Throwable cause, StatementStop stop) {
+    CallerException stopped = stop.reason();
+    if (stopped != null || cause instanceof CallerException) {
+      return stopped != null ? stopped : (CallerException) cause;
     }
     String message =
         cause instanceof PgException pg
             ? PostgresDialect.withHint(pg.getSeverity() + ": " + pg.getErrorMessage(), pg.getHint())
             : Database.firstLine(cause.getMessage());
-    return new DatabaseException(name + ": " + message);
+    return new CallerException(name + ": " + message);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.sonde.db;
 
+import dev.sonde.core.CallerException;
 import dev.sonde.db.guard.SqlGuard;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -44,7 +45,7 @@ final class SqliteDialect extends Dialect {
   @Override
   public String explain(String sql, boolean analyze) {
     if (analyze) {
-      throw new DatabaseException(
+      throw new CallerException(
           "SQLite has no EXPLAIN ANALYZE; call explain_query without analyze");
     }
     return "EXPLAIN QUERY PLAN " + sql;

@@ -1,6 +1,7 @@
 package dev.sonde.db;
 
 import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import io.vertx.core.Vertx;
 
 /**
@@ -89,8 +90,8 @@ final class StatementStop {
   }
 
   /** What the caller hears about a statement the engine did not stop. */
-  DatabaseException runawayReason(String name) {
-    return new DatabaseException(
+  CallerException runawayReason(String name) {
+    return new CallerException(
         name
             + ": "
             + (timedOut
@@ -114,13 +115,13 @@ final class StatementStop {
   }
 
   /** Why the statement failed when it was stopped; null when it failed by itself. */
-  DatabaseException reason() {
+  CallerException reason() {
     if (timedOut) {
-      return new DatabaseException(
+      return new CallerException(
           "the statement ran longer than " + timeoutSeconds + " s and was stopped" + afterTimeout);
     }
     if (cancelled) {
-      return new DatabaseException(
+      return new CallerException(
           "the statement was cancelled after "
               + (System.nanoTime() - start) / 1_000_000_000
               + " s");

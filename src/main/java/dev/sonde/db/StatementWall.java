@@ -1,5 +1,6 @@
 package dev.sonde.db;
 
+import dev.sonde.core.CallerException;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -14,7 +15,7 @@ import java.util.Set;
  * through a plain statement) is first checked to be one statement as the driver itself will read
  * it, whatever the guard decided. An engine whose driver runs every statement of a text (the
  * PostgreSQL and H2 drivers do) says how to count; a text that is not exactly one statement is
- * refused with a {@link DatabaseException} before the driver sees it.
+ * refused with a {@link CallerException} before the driver sees it.
  */
 abstract class StatementWall {
   private static final Set<String> PREPARING = Set.of("prepareStatement", "prepareCall");
@@ -87,8 +88,8 @@ abstract class StatementWall {
   }
 
   /** The refusal for a text the driver reads as {@code count} statements. */
-  static DatabaseException refused(String driver, int count) {
-    return new DatabaseException(
+  static CallerException refused(String driver, int count) {
+    return new CallerException(
         "refused: "
             + driver
             + (count == 0

@@ -1,5 +1,6 @@
 package dev.sonde.db;
 
+import dev.sonde.core.CallerException;
 import dev.sonde.core.Quote;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,7 +27,7 @@ final class TableResolver {
       return matches.get(0);
     }
     if (matches.isEmpty()) {
-      throw new DatabaseException(
+      throw new CallerException(
           "unknown table "
               + Quote.of(input)
               + suggestions(input, tables)
@@ -46,7 +47,7 @@ final class TableResolver {
                     nullToEmpty(t.schema()).isEmpty() ? t.qualified() : t.schema() + "." + t.name())
             .sorted()
             .toList();
-    throw new DatabaseException(
+    throw new CallerException(
         "ambiguous table name "
             + Quote.of(input)
             + "; qualify it with the schema: "
@@ -81,7 +82,7 @@ final class TableResolver {
     }
     parts.add(current.toString());
     if (parts.size() > 3 || parts.stream().anyMatch(String::isBlank)) {
-      throw new DatabaseException(
+      throw new CallerException(
           "table names are table, schema.table or database.schema.table; got " + Quote.of(input));
     }
     return parts.toArray(String[]::new);

@@ -1,6 +1,7 @@
 package dev.sonde.docs;
 
 import dev.sonde.config.SondeConfig;
+import dev.sonde.core.CallerException;
 import dev.sonde.core.Quote;
 import java.io.Closeable;
 import java.io.IOException;
@@ -143,7 +144,7 @@ public final class DocsLibrary implements Closeable {
           progress =
               "another Sonde process holds the index in this data directory; give each Sonde its"
                   + " own data.dir";
-          throw new DocsException("the documentation index is unavailable: " + progress);
+          throw new CallerException("the documentation index is unavailable: " + progress);
         }
       }
       Map<String, String> indexed = index.checksums();
@@ -200,11 +201,11 @@ public final class DocsLibrary implements Closeable {
   public void awaitReady(long deadlineMillis) throws InterruptedException {
     long wait = Math.max(0, deadlineMillis - System.currentTimeMillis() - 500);
     if (!firstSync.await(wait, TimeUnit.MILLISECONDS)) {
-      throw new DocsException(
+      throw new CallerException(
           "the documentation index is still being built (" + progress + "); try again shortly");
     }
     if (index == null) {
-      throw new DocsException("the documentation index is unavailable: " + progress);
+      throw new CallerException("the documentation index is unavailable: " + progress);
     }
   }
 
@@ -331,7 +332,7 @@ public final class DocsLibrary implements Closeable {
       }
     }
     if (versions.isEmpty()) {
-      throw new DocsException(
+      throw new CallerException(
           "no documentation source "
               + Quote.of(source)
               + "; the sources are "
@@ -349,7 +350,7 @@ public final class DocsLibrary implements Closeable {
       }
     }
     if (!defaults && !all && !known.contains(wanted)) {
-      throw new DocsException(
+      throw new CallerException(
           "no version "
               + Quote.of(version)
               + (source == null ? "" : " in source " + source)
@@ -410,14 +411,14 @@ public final class DocsLibrary implements Closeable {
       return matches.get(0);
     }
     if (matches.size() > 1) {
-      throw new DocsException(
+      throw new CallerException(
           Quote.of(identifier)
               + " names "
               + matches.size()
               + " documents; use one of "
               + matches.stream().limit(8).map(PageInfo::key).toList());
     }
-    throw new DocsException(
+    throw new CallerException(
         "no document "
             + Quote.of(identifier)
             + "; the closest are "
@@ -429,7 +430,7 @@ public final class DocsLibrary implements Closeable {
   public String content(PageInfo page) throws IOException {
     String content = index.content(page.key());
     if (content == null) {
-      throw new DocsException("the document " + page.key() + " is no longer in the index");
+      throw new CallerException("the document " + page.key() + " is no longer in the index");
     }
     return content;
   }

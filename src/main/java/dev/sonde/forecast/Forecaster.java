@@ -1,6 +1,7 @@
 package dev.sonde.forecast;
 
 import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import dev.sonde.core.Quote;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -89,16 +90,16 @@ public final class Forecaster {
    * Forecasts {@code h} steps of {@code y} at seasonal period {@code m} (1: none). Run by a call's
    * {@link Call#blocking} work, it stops between models when the call stops.
    *
-   * @throws ForecastException when the series is too short or the method does not apply
+   * @throws CallerException when the series is too short or the method does not apply
    */
   public Result forecast(double[] y, int m, int h, Choice choice, Call.Steps steps) {
     int n = y.length;
     if (h < 1) {
-      throw new ForecastException("horizon must be at least 1 bucket");
+      throw new CallerException("horizon must be at least 1 bucket");
     }
     List<Integer> origins = origins(n, h);
     if (origins.isEmpty()) {
-      throw new ForecastException(
+      throw new CallerException(
           "the series has "
               + n
               + " points, too few to backtest a "
@@ -115,7 +116,7 @@ public final class Forecaster {
     if (choice.method() != null && !choice.method().equals(AUTO)) {
       String id = choice.method();
       if (candidates.stream().noneMatch(c -> c.id().equals(id))) {
-        throw new ForecastException(
+        throw new CallerException(
             methods().contains(id)
                 ? id
                     + " does not apply to this series (too short or not seasonal); these do: "
@@ -170,7 +171,7 @@ public final class Forecaster {
     Curve forecast;
     if (choice.rank() > 0) {
       if (choice.rank() > leaderboard.size()) {
-        throw new ForecastException(
+        throw new CallerException(
             "rank "
                 + choice.rank()
                 + " is past the leaderboard's "

@@ -1,12 +1,12 @@
 package dev.sonde.forecast;
 
 import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.timeseries.Charts;
 import dev.sonde.timeseries.TagTable;
 import dev.sonde.timeseries.TagTables;
-import dev.sonde.timeseries.TimeSeriesException;
 import dev.sonde.timeseries.Unit;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -81,18 +81,18 @@ public final class TableForecasts {
     String tableName = spec.getString("table");
     if (tableName == null || tableName.isBlank()) {
       return Future.failedFuture(
-          new TimeSeriesException("spec.table is required: the tag table, e.g. GOLD"));
+          new CallerException("spec.table is required: the tag table, e.g. GOLD"));
     }
     Integer horizon = spec.getInteger("horizon");
     if (horizon != null && (horizon < 1 || horizon > MAX_HORIZON)) {
       return Future.failedFuture(
-          new ForecastException(
+          new CallerException(
               "horizon " + horizon + " is out of range: ask for 1 to " + MAX_HORIZON + " buckets"));
     }
     Forecaster.Choice choice;
     try {
       choice = choice(spec);
-    } catch (ForecastException e) {
+    } catch (CallerException e) {
       return Future.failedFuture(e);
     }
     Database db = databases.get(connection);
@@ -148,7 +148,7 @@ public final class TableForecasts {
             byCount -> {
               if (asked.isEmpty()) {
                 if (byCount.isEmpty()) {
-                  throw new TimeSeriesException(table.table().name() + " has no rows");
+                  throw new CallerException(table.table().name() + " has no rows");
                 }
                 notices.add(
                     "no tag was named: forecasting "
@@ -210,7 +210,7 @@ public final class TableForecasts {
       int multiple = plan.getInteger("multiple", 1);
       Unit unit = Unit.ofSpec(unitName);
       if (unit == null) {
-        throw new ForecastException(
+        throw new CallerException(
             "forecasts need buckets: give spec.rollup (sec, min, hour, day, week or month)");
       }
       unitLabel = multiple + " " + unit.specName();
@@ -278,7 +278,7 @@ public final class TableForecasts {
     Integer rank = spec.getInteger("rank");
     if (rank != null) {
       if (rank < 1) {
-        throw new ForecastException("rank is 1-based: 1 is the leaderboard's first");
+        throw new CallerException("rank is 1-based: 1 is the leaderboard's first");
       }
       return Forecaster.Choice.rank(rank);
     }
@@ -337,7 +337,7 @@ public final class TableForecasts {
       last = Math.max(last, t);
     }
     if (byTime.isEmpty()) {
-      throw new ForecastException("the period holds no values to forecast from");
+      throw new CallerException("the period holds no values to forecast from");
     }
     List<Long> grid = new ArrayList<>();
     for (long t = first; t <= last; t = next(t, unit, multiple, zone, 1)) {

@@ -2,11 +2,11 @@ package dev.sonde.mcp;
 
 import dev.sonde.config.LogLevel;
 import dev.sonde.config.SondeConfig;
+import dev.sonde.core.CallerException;
 import dev.sonde.core.Quote;
 import dev.sonde.tools.CallHeaders;
 import dev.sonde.tools.PromptProvider;
 import dev.sonde.tools.ResourceProvider;
-import dev.sonde.tools.ToolException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -151,7 +151,7 @@ public final class McpServer {
     Future<JsonObject> result;
     try {
       result = request(session, id, method, params, channel);
-    } catch (McpException | ToolException e) {
+    } catch (McpException | CallerException e) {
       result = Future.failedFuture(e);
     } catch (RuntimeException e) {
       LOG.error("{} failed", method, e);
@@ -166,7 +166,7 @@ public final class McpServer {
           if (ar.cause() instanceof McpException e) {
             return Future.succeededFuture(JsonRpc.error(id, e.code(), e.getMessage()));
           }
-          if (ar.cause() instanceof ToolException e) {
+          if (ar.cause() instanceof CallerException e) {
             // a provider's caller-fixable problem: a missing argument, an unknown table
             return Future.succeededFuture(
                 JsonRpc.error(id, JsonRpc.INVALID_PARAMS, e.getMessage()));

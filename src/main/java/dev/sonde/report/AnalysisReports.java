@@ -3,6 +3,7 @@ package dev.sonde.report;
 import static dev.sonde.report.HtmlPage.escape;
 
 import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.timeseries.Charts;
@@ -130,7 +131,7 @@ public final class AnalysisReports {
   private static List<String> busiest(Map<String, Long> counts, List<String> notices) {
     List<String> byCount = TagTables.busiestFirst(counts);
     if (byCount.isEmpty()) {
-      throw new ReportException("the table has no rows to report on");
+      throw new CallerException("the table has no rows to report on");
     }
     List<String> top = byCount.subList(0, Math.min(DEFAULT_TAGS, byCount.size()));
     notices.add(

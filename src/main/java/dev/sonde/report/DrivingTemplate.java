@@ -1,5 +1,6 @@
 package dev.sonde.report;
 
+import dev.sonde.core.CallerException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -59,7 +60,7 @@ final class DrivingTemplate implements ReportTemplate {
         .findFirst()
         .orElseThrow(
             () ->
-                new ReportException(
+                new CallerException(
                     "the driving template needs a tag named like '"
                         + word
                         + "'; name it in tag_name, e.g. \"speed,rpm\""));
@@ -83,7 +84,7 @@ final class DrivingTemplate implements ReportTemplate {
       }
     }
     if (pairs.size() < 10) {
-      throw new ReportException(
+      throw new CallerException(
           "speed and rpm share only "
               + pairs.size()
               + " timestamps; give rollup_unit (e.g. sec) to align them by bucket");
@@ -205,7 +206,7 @@ final class DrivingTemplate implements ReportTemplate {
       }
     }
     if (ratios.size() < 10) {
-      throw new ReportException(
+      throw new CallerException(
           "the car hardly moves in this period; choose a period with driving");
     }
     List<CentroidCluster<DoublePoint>> best = null;

@@ -1,5 +1,6 @@
 package dev.sonde.report;
 
+import dev.sonde.core.CallerException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ final class FinanceTemplate implements ReportTemplate {
     double[] v = p.values();
     int n = v.length;
     if (n < 3) {
-      throw new ReportException("a price report needs at least 3 buckets; widen the period");
+      throw new CallerException("a price report needs at least 3 buckets; widen the period");
     }
     double[] returns = new double[n - 1];
     for (int i = 1; i < n; i++) {

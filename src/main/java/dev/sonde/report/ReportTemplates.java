@@ -3,6 +3,7 @@ package dev.sonde.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.sonde.core.CallerException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,12 +60,12 @@ public final class ReportTemplates {
       JsonNode yaml = YAML.readTree(file.toFile());
       String id = yaml.path("id").asText("");
       if (!id.startsWith("C-")) {
-        throw new ReportException("id must start with C-, e.g. C-2-water");
+        throw new CallerException("id must start with C-, e.g. C-2-water");
       }
       List<String> sections = new ArrayList<>();
       yaml.path("sections").forEach(s -> sections.add(s.asText()));
       if (sections.isEmpty()) {
-        throw new ReportException("sections is empty; list some of " + SectionTemplate.SECTIONS);
+        throw new CallerException("sections is empty; list some of " + SectionTemplate.SECTIONS);
       }
       List<String> words = new ArrayList<>();
       yaml.path("match").forEach(w -> words.add(w.asText().toLowerCase(Locale.ROOT)));
@@ -77,7 +78,7 @@ public final class ReportTemplates {
               sections,
               yaml.path("unit").asText("")));
       matchWords.put(id, words);
-    } catch (IOException | ReportException e) {
+    } catch (IOException | CallerException e) {
       LOG.warn("report template {} skipped: {}", file.getFileName(), e.getMessage());
     }
   }
@@ -89,7 +90,7 @@ public final class ReportTemplates {
   public ReportTemplate get(String id) {
     ReportTemplate t = byId.get(id);
     if (t == null) {
-      throw new ReportException("unknown template_id '" + id + "'; use one of " + byId.keySet());
+      throw new CallerException("unknown template_id '" + id + "'; use one of " + byId.keySet());
     }
     return t;
   }

@@ -1,5 +1,6 @@
 package dev.sonde.report;
 
+import dev.sonde.core.CallerException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
@@ -25,7 +26,7 @@ final class SectionTemplate implements ReportTemplate {
   SectionTemplate(String id, String title, String description, List<String> sections, String unit) {
     for (String s : sections) {
       if (!SECTIONS.contains(s)) {
-        throw new ReportException(
+        throw new CallerException(
             "template "
                 + id
                 + ": unknown section '"

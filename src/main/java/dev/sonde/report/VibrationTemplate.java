@@ -1,5 +1,6 @@
 package dev.sonde.report;
 
+import dev.sonde.core.CallerException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -80,7 +81,7 @@ final class VibrationTemplate implements ReportTemplate {
     for (Series s : data.series()) {
       double[] x = s.values();
       if (x.length < 64) {
-        throw new ReportException(
+        throw new CallerException(
             "vibration analysis needs raw samples (at least 64 for "
                 + s.tag()
                 + "); give a time_start/time_end covering some seconds of data");

@@ -1,5 +1,6 @@
 package dev.sonde.timeseries;
 
+import dev.sonde.core.CallerException;
 import dev.sonde.core.Quote;
 import java.util.Locale;
 
@@ -14,7 +15,7 @@ public enum ChartKind {
     try {
       return valueOf(name.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException | NullPointerException e) {
-      throw new TimeSeriesException(
+      throw new CallerException(
           "spec.kind must be metrics, tags, ohlc or geomap, not " + Quote.of(name));
     }
   }

@@ -1,5 +1,6 @@
 package dev.sonde.timeseries;
 
+import dev.sonde.core.CallerException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +32,7 @@ public record ChartPlan(Unit unit, int multiple, long start, long end, List<Stri
     if (asked != null
         && !r.rollupsAvailable()
         && asked.multiple() > asked.unit().maxMultipleWithoutRollup()) {
-      throw new TimeSeriesException(
+      throw new CallerException(
           "rollupN "
               + asked.multiple()
               + " for "
@@ -44,7 +45,7 @@ public record ChartPlan(Unit unit, int multiple, long start, long end, List<Stri
     long start = r.start() != null ? r.start() : first;
     long end = r.end() != null ? r.end() : last;
     if (end < start) {
-      throw new TimeSeriesException("timeRange.end is before timeRange.start; swap them");
+      throw new CallerException("timeRange.end is before timeRange.start; swap them");
     }
     if (hasPeriod) {
       long[] snapped = snap(start, end, first, last, notices);

@@ -1,6 +1,7 @@
 package dev.sonde.timeseries;
 
 import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import dev.sonde.core.Quote;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
@@ -100,12 +101,12 @@ public final class Charts {
     String tableName = spec.getString("table");
     if (tableName == null || tableName.isBlank()) {
       return Future.failedFuture(
-          new TimeSeriesException("spec.table is required: the tag table, e.g. EXAMPLE"));
+          new CallerException("spec.table is required: the tag table, e.g. EXAMPLE"));
     }
     Engine engine;
     try {
       engine = Engine.of(db.dialectName());
-    } catch (TimeSeriesException e) {
+    } catch (CallerException e) {
       return Future.failedFuture(e);
     }
     return tagTables
@@ -156,13 +157,13 @@ public final class Charts {
       a.forEach(t -> tags.add(String.valueOf(t)));
     }
     if (tags.isEmpty()) {
-      throw new TimeSeriesException(
+      throw new CallerException(
           "spec.tag (or spec.tags) is required; this table's tags include "
               + known.stream().limit(10).toList());
     }
     for (String tag : tags) {
       if (!known.contains(tag)) {
-        throw new TimeSeriesException(
+        throw new CallerException(
             "unknown tag "
                 + Quote.of(tag)
                 + "; the closest tags are "
@@ -180,14 +181,14 @@ public final class Charts {
             ? (tags.size() > 1 ? ChartKind.TAGS : ChartKind.METRICS)
             : ChartKind.of(named);
     if ((kind == ChartKind.METRICS || kind == ChartKind.OHLC) && tags.size() != 1) {
-      throw new TimeSeriesException(
+      throw new CallerException(
           "a "
               + kind.name().toLowerCase(Locale.ROOT)
               + " chart shows one tag; use kind tags to compare "
               + tags);
     }
     if (kind == ChartKind.GEOMAP && tags.size() != 2) {
-      throw new TimeSeriesException(
+      throw new CallerException(
           "a geomap takes two tags, latitude then longitude: tags: [\"lat\", \"lon\"]");
     }
     return kind;
@@ -202,7 +203,7 @@ public final class Charts {
             o instanceof JsonObject j ? j : new JsonObject().put("agg", String.valueOf(o));
         String agg = m.getString("agg", "avg").toLowerCase(Locale.ROOT);
         if (!AGGS.contains(agg)) {
-          throw new TimeSeriesException("metrics agg " + Quote.of(agg) + " is not one of " + AGGS);
+          throw new CallerException("metrics agg " + Quote.of(agg) + " is not one of " + AGGS);
         }
         out.add(new Metric(agg, m.getString("label", agg)));
       }
@@ -214,8 +215,7 @@ public final class Charts {
       out = List.of(out.get(0));
     }
     if (out.stream().anyMatch(m -> m.agg().equals("raw")) && out.size() > 1) {
-      throw new TimeSeriesException(
-          "raw values cannot be drawn beside aggregates; ask for raw alone");
+      throw new CallerException("raw values cannot be drawn beside aggregates; ask for raw alone");
     }
     return out;
   }
@@ -345,7 +345,7 @@ public final class Charts {
     if (rollup instanceof String s && !s.isBlank()) {
       unit = UnitPhrase.parse(s);
       if (unit == null) {
-        throw new TimeSeriesException(
+        throw new CallerException(
             "rollup "
                 + Quote.of(s)
                 + " is not a unit: use sec, min, hour, day, week or month, optionally with a multiple (\"5min\", \"10s\")");
@@ -356,12 +356,12 @@ public final class Charts {
     Integer n = spec.getInteger("rollupN");
     if (unit != null && n != null) {
       if (n < 1) {
-        throw new TimeSeriesException("rollupN must be 1 or more");
+        throw new CallerException("rollupN must be 1 or more");
       }
       unit = new UnitPhrase(unit.unit(), n);
     }
     if (unit != null && unit.unit().calendar() && unit.multiple() != 1) {
-      throw new TimeSeriesException(
+      throw new CallerException(
           "day, week and month buckets take no multiple (rollupN 1); use a coarser unit instead of "
               + unit.label());
     }
@@ -597,7 +597,7 @@ public final class Charts {
       String unitLabel) {
     int points = series.stream().mapToInt(s -> ((JsonObject) s).getJsonArray("data").size()).sum();
     if (points == 0) {
-      throw new TimeSeriesException(
+      throw new CallerException(
           "the chart ran but found no data in "
               + plan.getJsonObject("range").getString("start")
               + " – "
@@ -683,7 +683,7 @@ public final class Charts {
   public static void checkFilename(String filename, String table) {
     var m = CHART_FILE.matcher(filename);
     if (!m.matches()) {
-      throw new TimeSeriesException(
+      throw new CallerException(
           "filename "
               + Quote.of(filename)
               + " must look like TABLE/name.chart.json in ASCII letters, digits, '.', '_' or '-',"
@@ -691,7 +691,7 @@ public final class Charts {
     }
     String bare = table.contains(".") ? table.substring(table.lastIndexOf('.') + 1) : table;
     if (!m.group(1).equalsIgnoreCase(bare)) {
-      throw new TimeSeriesException(
+      throw new CallerException(
           "filename "
               + Quote.of(filename)
               + " must be in the folder of its table: "

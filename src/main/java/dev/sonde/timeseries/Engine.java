@@ -1,5 +1,6 @@
 package dev.sonde.timeseries;
 
+import dev.sonde.core.CallerException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -56,7 +57,7 @@ enum Engine {
       case "duckdb" -> DUCKDB;
       case "postgres" -> POSTGRES;
       default ->
-          throw new TimeSeriesException(
+          throw new CallerException(
               "time-series tools run on DuckDB and PostgreSQL connections; this one is " + dialect);
     };
   }

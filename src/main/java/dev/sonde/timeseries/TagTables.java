@@ -3,6 +3,7 @@ package dev.sonde.timeseries;
 import dev.sonde.config.SondeConfig;
 import dev.sonde.config.SondeConfig.TagTableConfig;
 import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.db.TableRef;
@@ -107,7 +108,7 @@ public final class TagTables {
             resolved -> {
               Database.Resolved r = resolved.get(0);
               if (r.table() == null) {
-                return Future.failedFuture(new TimeSeriesException(r.error()));
+                return Future.failedFuture(new CallerException(r.error()));
               }
               return list(db)
                   .compose(
@@ -122,7 +123,7 @@ public final class TagTables {
                           }
                         }
                         return Future.failedFuture(
-                            new TimeSeriesException(
+                            new CallerException(
                                 r.table().qualified()
                                     + " is not a tag table (tag name, time, value columns);"
                                     + " tag tables here: "
@@ -301,7 +302,7 @@ public final class TagTables {
         }
       }
       if (first > last) {
-        throw new TimeSeriesException("the tags " + tags + " have no rows in " + table);
+        throw new CallerException("the tags " + tags + " have no rows in " + table);
       }
       return new long[] {first, last};
     }

@@ -1,5 +1,6 @@
 package dev.sonde.timeseries;
 
+import dev.sonde.core.CallerException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -67,7 +68,7 @@ final class TimeArg {
     try {
       return LocalDate.parse(text).atStartOfDay(zone).toInstant().toEpochMilli();
     } catch (DateTimeParseException e) {
-      throw new TimeSeriesException(
+      throw new CallerException(
           field
               + " '"
               + text

@@ -1,7 +1,7 @@
 package dev.sonde.tools;
 
+import dev.sonde.core.CallerException;
 import dev.sonde.core.Quote;
-import dev.sonde.db.DatabaseException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Path;
@@ -19,7 +19,7 @@ final class CallerMistake {
 
   /** The message that says what to change, or null when {@code failure} is not the caller's. */
   static String messageOf(Throwable failure) {
-    if (failure instanceof ToolException || failure instanceof DatabaseException) {
+    if (failure instanceof CallerException) {
       return failure.getMessage();
     }
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {

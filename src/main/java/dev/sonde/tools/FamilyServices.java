@@ -1,10 +1,10 @@
 package dev.sonde.tools;
 
 import dev.sonde.config.SondeConfig;
+import dev.sonde.core.CallerException;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.jobs.JobRegistry;
 import dev.sonde.timeseries.TagTables;
-import dev.sonde.workspace.WorkspaceException;
 import dev.sonde.workspace.Workspaces;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -58,7 +58,8 @@ public record FamilyServices(
     inWorkspace(
         () -> {
           if (!workspaces.of(account).createNew(path, html.getBytes(StandardCharsets.UTF_8))) {
-            throw new ToolException(path + " already exists and was kept; call again to save anew");
+            throw new CallerException(
+                path + " already exists and was kept; call again to save anew");
           }
         });
     return path;
@@ -72,8 +73,6 @@ public record FamilyServices(
   private static void inWorkspace(WorkspaceWrite write) {
     try {
       write.run();
-    } catch (WorkspaceException e) {
-      throw new ToolException(e.getMessage());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -1,6 +1,7 @@
 package dev.sonde.tools;
 
 import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import dev.sonde.core.CancelledException;
 import dev.sonde.core.HostPaths;
 import dev.sonde.core.Quote;
@@ -230,7 +231,7 @@ public abstract class FamilyVerticle extends VerticleBase {
     if (failure == null) {
       return "finished";
     }
-    return failure instanceof ToolException ? failure.getMessage() : "failed";
+    return failure instanceof CallerException ? failure.getMessage() : "failed";
   }
 
   private Future<ToolResult> run(Tool tool, ToolContext ctx) {

@@ -1,5 +1,6 @@
 package dev.sonde.tools;
 
+import dev.sonde.core.CallerException;
 import dev.sonde.core.Quote;
 import io.vertx.core.json.JsonObject;
 import java.time.DateTimeException;
@@ -29,7 +30,7 @@ public final class TimezoneArg {
     try {
       return region(ZoneId.of(name.trim()).normalized());
     } catch (DateTimeException e) {
-      throw new ToolException(
+      throw new CallerException(
           "unknown timezone " + Quote.of(name) + "; use an IANA name such as Europe/Paris or UTC");
     }
   }
@@ -47,7 +48,7 @@ public final class TimezoneArg {
       return ZoneId.of("UTC");
     }
     if (seconds % 3600 != 0) {
-      throw new ToolException(
+      throw new CallerException(
           "timezone "
               + Quote.of(offset.getId())
               + " is an offset of part of an hour; name the region instead, e.g. Asia/Kolkata");

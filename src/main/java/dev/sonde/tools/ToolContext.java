@@ -1,6 +1,7 @@
 package dev.sonde.tools;
 
 import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import dev.sonde.core.CancelledException;
 import dev.sonde.jobs.Job;
 import io.vertx.core.Future;
@@ -118,9 +119,9 @@ public final class ToolContext {
           .toCompletableFuture()
           .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
-      throw new ToolException(method + " failed: " + e.getCause().getMessage());
+      throw new CallerException(method + " failed: " + e.getCause().getMessage());
     } catch (TimeoutException e) {
-      throw new ToolException("the client did not answer " + method + " in time");
+      throw new CallerException("the client did not answer " + method + " in time");
     }
   }
 
@@ -138,7 +139,7 @@ public final class ToolContext {
     } catch (ExecutionException e) {
       // the work failed: rethrown below, as it is
     } catch (TimeoutException e) {
-      throw new ToolException(tool() + " did not finish before its deadline");
+      throw new CallerException(tool() + " did not finish before its deadline");
     }
     if (!future.isComplete()) {
       throw new CancelledException(call.stopReason());

@@ -1,10 +1,10 @@
 package dev.sonde.web;
 
+import dev.sonde.core.CallerException;
 import dev.sonde.tools.CallHeaders;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.Viewer;
 import dev.sonde.workspace.Workspace;
-import dev.sonde.workspace.WorkspaceException;
 import dev.sonde.workspace.Workspaces;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
@@ -88,7 +88,7 @@ public final class DashboardsApi {
                     .putHeader("Content-Security-Policy", REPORT_POLICY)
                     .putHeader("X-Content-Type-Options", "nosniff")
                     .end(io.vertx.core.buffer.Buffer.buffer(ar.result()));
-              } else if (ar.cause() instanceof WorkspaceException refused) {
+              } else if (ar.cause() instanceof CallerException refused) {
                 String message = refused.getMessage();
                 json(
                     ctx.response(),

@@ -1,5 +1,6 @@
 package dev.sonde.workspace;
 
+import dev.sonde.core.CallerException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
@@ -69,34 +70,33 @@ public final class Workspace {
   /** {@code relative} inside the workspace, or a refusal saying why it is not acceptable. */
   public Path resolve(String relative) {
     if (relative == null || relative.isBlank()) {
-      throw new WorkspaceException("a path inside the workspace is required");
+      throw new CallerException("a path inside the workspace is required");
     }
     refuseInvisible(relative);
     // one spelling per name: a decomposed "café" is the same file as the composed one
     String path = Normalizer.normalize(relative.trim(), Normalizer.Form.NFC).replace('\\', '/');
     if (path.startsWith("/") || path.matches("^[A-Za-z]:.*") || path.startsWith("~")) {
-      throw new WorkspaceException(
+      throw new CallerException(
           "'"
               + relative
               + "' is absolute; give a path relative to the workspace, e.g. GOLD/close.chart.json");
     }
     for (String part : path.split("/")) {
       if (part.equals("..")) {
-        throw new WorkspaceException(
+        throw new CallerException(
             "'" + relative + "' climbs out with '..'; paths stay inside the workspace");
       }
       if (part.startsWith(TEMP_PREFIX)) {
-        throw new WorkspaceException(
+        throw new CallerException(
             "'" + relative + "' uses a name Sonde keeps for its own temporary files");
       }
       if (part.chars().anyMatch(c -> ":*?\"<>|".indexOf(c) >= 0)) {
-        throw new WorkspaceException("'" + relative + "' holds one of : * ? \" < > |");
+        throw new CallerException("'" + relative + "' holds one of : * ? \" < > |");
       }
     }
     Path resolved = root.resolve(path).normalize();
     if (!resolved.startsWith(root) || resolved.equals(root)) {
-      throw new WorkspaceException(
-          "'" + relative + "' is not a file or folder inside the workspace");
+      throw new CallerException("'" + relative + "' is not a file or folder inside the workspace");
     }
     checkNoLinkOut(resolved, relative);
     return resolved;
@@ -109,7 +109,7 @@ public final class Workspace {
   private static void refuseInvisible(String relative) {
     for (String part : relative.split("[/\\\\]")) {
       if (!part.isEmpty() && Character.getType(part.codePointAt(0)) == Character.NON_SPACING_MARK) {
-        throw new WorkspaceException(
+        throw new CallerException(
             "a name starts with the combining mark U+"
                 + String.format("%04X", part.codePointAt(0))
                 + ", which shows as nothing on its own; use visible characters only");
@@ -121,7 +121,7 @@ public final class Workspace {
         .findFirst()
         .ifPresent(
             c -> {
-              throw new WorkspaceException(
+              throw new CallerException(
                   "the name holds U+"
                       + String.format("%04X", c)
                       + " (an invisible, blank-looking or direction-changing character); use visible"
@@ -177,14 +177,13 @@ public final class Workspace {
         existing = existing.getParent();
       }
       if (existing != null && !existing.toRealPath().startsWith(realRoot)) {
-        throw new WorkspaceException(
-            "'" + relative + "' leads out of the workspace through a link");
+        throw new CallerException("'" + relative + "' leads out of the workspace through a link");
       }
     } catch (NoSuchFileException e) {
       // a dangling link: it points nowhere inside the workspace
-      throw new WorkspaceException("'" + relative + "' runs through a link that points nowhere");
+      throw new CallerException("'" + relative + "' runs through a link that points nowhere");
     } catch (IOException e) {
-      throw new WorkspaceException(
+      throw new CallerException(
           "'" + relative + "' cannot be checked: " + e.getClass().getSimpleName());
     }
   }
@@ -193,12 +192,12 @@ public final class Workspace {
   public Path createFolder(String relative) throws IOException {
     Path folder = resolve(relative);
     if (Files.exists(folder) && !Files.isDirectory(folder)) {
-      throw new WorkspaceException("'" + relative + "' is a file, not a folder");
+      throw new CallerException("'" + relative + "' is a file, not a folder");
     }
     try {
       Files.createDirectories(folder);
     } catch (FileAlreadyExistsException e) {
-      throw new WorkspaceException("a file is in the way of folder '" + relative + "'");
+      throw new CallerException("a file is in the way of folder '" + relative + "'");
     }
     return folder;
   }
@@ -213,7 +212,7 @@ public final class Workspace {
             : resolve(relative);
     Files.createDirectories(root);
     if (!Files.isDirectory(folder)) {
-      throw new WorkspaceException(
+      throw new CallerException(
           Files.exists(folder)
               ? "'" + relative + "' is a file; list its folder instead"
               : "no folder '" + relative + "' in the workspace");
@@ -262,13 +261,13 @@ public final class Workspace {
         target,
         () -> {
           if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-            throw new WorkspaceException(
+            throw new CallerException(
                 "no file '" + relative + "' in the workspace; list_files shows what is there");
           }
           try {
             Files.delete(target);
           } catch (DirectoryNotEmptyException e) {
-            throw new WorkspaceException(
+            throw new CallerException(
                 "folder '" + relative + "' is not empty; delete its files first");
           }
           return null;
@@ -282,7 +281,7 @@ public final class Workspace {
 
   private static byte[] readFile(Path file, String relative) throws IOException {
     if (!Files.isRegularFile(file)) {
-      throw new WorkspaceException(
+      throw new CallerException(
           "no file '" + relative + "' in the workspace; list_files shows what is there");
     }
     refuseHardLink(file, relative);
@@ -301,7 +300,7 @@ public final class Workspace {
       return; // no link counts on this file system
     }
     if (links instanceof Integer count && count > 1) {
-      throw new WorkspaceException(
+      throw new CallerException(
           "'"
               + relative
               + "' has other hard links (the same file under another name, maybe outside the"
@@ -354,7 +353,7 @@ public final class Workspace {
   public Path write(String relative, Content content) throws IOException {
     Path target = resolve(relative);
     if (Files.isDirectory(target)) {
-      throw new WorkspaceException("'" + relative + "' is a folder");
+      throw new CallerException("'" + relative + "' is a folder");
     }
     return locks.holding(target, () -> writeAtomically(target, content));
   }

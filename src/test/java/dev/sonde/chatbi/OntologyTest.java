@@ -11,6 +11,7 @@ import dev.sonde.chatbi.Ontology.Cardinality;
 import dev.sonde.chatbi.Ontology.Join;
 import dev.sonde.chatbi.Ontology.Role;
 import dev.sonde.config.SondeConfig;
+import dev.sonde.core.CallerException;
 import dev.sonde.db.Database;
 import dev.sonde.support.DatabaseSonde;
 import dev.sonde.support.InProcessSonde;
@@ -152,22 +153,22 @@ class OntologyTest {
     Files.writeString(folder.resolve("a.yaml"), "domain: a\n" + body);
     assertEquals("a", Ontologies.load(folder).choose(null).domain());
     Files.writeString(folder.resolve("b.yaml"), "domain: b\n" + body);
-    OntologyException none =
-        assertThrows(OntologyException.class, () -> Ontologies.load(folder).choose(null));
+    CallerException none =
+        assertThrows(CallerException.class, () -> Ontologies.load(folder).choose(null));
     assertEquals(
         "several domains and none is marked default; name one in domain: [a, b]",
         none.getMessage());
     Files.writeString(folder.resolve("c.yaml"), "domain: c\ndefault: true\n" + body);
     assertEquals("c", Ontologies.load(folder).choose(null).domain());
-    OntologyException unknown =
-        assertThrows(OntologyException.class, () -> Ontologies.load(folder).choose("d"));
+    CallerException unknown =
+        assertThrows(CallerException.class, () -> Ontologies.load(folder).choose("d"));
     assertEquals("no domain 'd'; domains: [a, b, c]", unknown.getMessage());
     Files.writeString(folder.resolve("d.yaml"), "domain: d\nconnection: c\n");
     Ontologies withBroken = Ontologies.load(folder);
     assertEquals(
         "entities is empty: list the tables this domain covers",
         withBroken.refused().get("d.yaml"));
-    OntologyException refused = assertThrows(OntologyException.class, () -> withBroken.choose("d"));
+    CallerException refused = assertThrows(CallerException.class, () -> withBroken.choose("d"));
     assertTrue(
         refused.getMessage().contains("its file was refused: entities is empty"),
         refused.getMessage());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sonde.core.CallerException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
@@ -71,8 +72,7 @@ class PanelGridTest {
   void aSavedPlaceOutsideTheGridIsRefusedNotAllocated() {
     JsonObject far = new JsonObject().put("x", 0).put("y", 2_000_000_000).put("w", 6).put("h", 8);
     JsonArray panels = new JsonArray().add(new JsonObject().put("grid", far));
-    DashboardException e =
-        assertThrows(DashboardException.class, () -> PanelGrid.of(panels, "big.dsh"));
+    CallerException e = assertThrows(CallerException.class, () -> PanelGrid.of(panels, "big.dsh"));
     assertTrue(e.getMessage().contains("'big.dsh' has a panel outside the grid"), e.getMessage());
   }
 
@@ -86,8 +86,8 @@ class PanelGridTest {
           new JsonObject().put("y", 0).put("w", 6).put("h", 8)
         }) {
       JsonArray panels = new JsonArray().add(new JsonObject().put("grid", grid));
-      DashboardException e =
-          assertThrows(DashboardException.class, () -> PanelGrid.of(panels, "odd.dsh"));
+      CallerException e =
+          assertThrows(CallerException.class, () -> PanelGrid.of(panels, "odd.dsh"));
       assertTrue(e.getMessage().contains("outside the grid"), e.getMessage());
     }
   }

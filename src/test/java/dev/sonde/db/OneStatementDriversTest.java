@@ -3,6 +3,7 @@ package dev.sonde.db;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.sonde.core.CallerException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -45,11 +46,11 @@ class OneStatementDriversTest {
       H2Dialect dialect = new H2Dialect();
       try (PooledSource source = new PooledSource(url, "", "", 1, Map.of(), dialect.wall());
           Connection c = source.borrow()) {
-        assertThrows(DatabaseException.class, () -> c.prepareStatement(TWO));
-        assertThrows(DatabaseException.class, () -> c.prepareStatement(TWO + ";"));
+        assertThrows(CallerException.class, () -> c.prepareStatement(TWO));
+        assertThrows(CallerException.class, () -> c.prepareStatement(TWO + ";"));
         try (Statement plain = c.createStatement()) {
-          assertThrows(DatabaseException.class, () -> plain.execute(TWO));
-          assertThrows(DatabaseException.class, () -> plain.executeQuery("SELECT 1; SELECT 2"));
+          assertThrows(CallerException.class, () -> plain.execute(TWO));
+          assertThrows(CallerException.class, () -> plain.executeQuery("SELECT 1; SELECT 2"));
         }
         try (PreparedStatement one = c.prepareStatement("SELECT count(*) FROM canary;")) {
           one.executeQuery().close();

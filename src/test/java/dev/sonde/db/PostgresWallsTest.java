@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sonde.core.CallerException;
 import dev.sonde.support.Answers;
 import dev.sonde.support.HeapPeak;
 import dev.sonde.support.HttpMcpClient;
@@ -184,12 +185,12 @@ class PostgresWallsTest {
         Connection c = source.borrow()) {
       dialect.verify(c);
       String two = "SELECT 1; INSERT INTO canary VALUES (666)";
-      assertThrows(DatabaseException.class, () -> c.prepareStatement(two));
+      assertThrows(CallerException.class, () -> c.prepareStatement(two));
       try (Statement st = c.createStatement()) {
-        DatabaseException refusal = assertThrows(DatabaseException.class, () -> st.execute(two));
+        CallerException refusal = assertThrows(CallerException.class, () -> st.execute(two));
         assertTrue(refusal.getMessage().contains("2 statements"), refusal.getMessage());
         assertThrows(
-            DatabaseException.class,
+            CallerException.class,
             () -> st.executeUpdate("INSERT INTO canary VALUES (666); COMMIT"));
         // one statement outside any transaction still cannot write
         SQLException readOnly =
@@ -274,7 +275,9 @@ class PostgresWallsTest {
       assertTrue(value.length() <= 4001, "a cut value ends with an ellipsis");
       assertEquals("text", answer.getJsonArray("columns").getJsonObject(0).getString("type"));
       assertEquals("n", answer.getJsonArray("columns").getJsonObject(1).getString("name"));
-      assertTrue(cut.bytes() < 100_000_000L, "call " + call + ": heap grew " + cut.bytes() + " B");
+      // a whole read needs over 400 MB (the driver's bytes and the string); what else the JVM
+      // allocates meanwhile on a busy machine can add one young-generation size (96 MiB)
+      assertTrue(cut.bytes() < 150_000_000L, "call " + call + ": heap grew " + cut.bytes() + " B");
     }
     // the measure sees a value that is not cut: one inside an array
     long whole =

@@ -3,6 +3,7 @@ package dev.sonde.db;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.sonde.core.CallerException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -42,15 +43,15 @@ class TextCacheTest {
   @Test
   void aRefusalIsNeverRemembered() {
     for (int i = 0; i < 3; i++) {
-      DatabaseException refused =
+      CallerException refused =
           assertThrows(
-              DatabaseException.class,
+              CallerException.class,
               () ->
                   check(
                       "DROP TABLE t",
                       () -> {
                         guardRuns.incrementAndGet();
-                        throw new DatabaseException("rejected: DROP");
+                        throw new CallerException("rejected: DROP");
                       }));
       assertEquals("rejected: DROP", refused.getMessage());
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sonde.core.CallerException;
 import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -81,11 +82,11 @@ class DocsCorpusTest {
     List<SearchHit> all = library.search("ALTER TABLE", "all", "duckdb", 50).hits();
     assertTrue(all.stream().anyMatch(h -> h.version().equals("preview")));
     assertTrue(all.stream().anyMatch(h -> h.version().equals("stable")));
-    DocsException unknown =
-        assertThrows(DocsException.class, () -> library.search("x", "v9", "duckdb", 5));
+    CallerException unknown =
+        assertThrows(CallerException.class, () -> library.search("x", "v9", "duckdb", 5));
     assertTrue(unknown.getMessage().contains("[blog, preview, stable]"), unknown.getMessage());
-    DocsException source =
-        assertThrows(DocsException.class, () -> library.search("x", null, "nope", 5));
+    CallerException source =
+        assertThrows(CallerException.class, () -> library.search("x", null, "nope", 5));
     assertTrue(source.getMessage().contains("[sonde, duckdb]"), source.getMessage());
   }
 
@@ -135,12 +136,12 @@ class DocsCorpusTest {
     assertEquals(
         "duckdb/preview/sql/statements/alter_table.md",
         library.resolve("preview/sql/statements/alter_table").key());
-    DocsException ambiguous =
-        assertThrows(DocsException.class, () -> library.resolve("sql/statements/alter_table.md"));
+    CallerException ambiguous =
+        assertThrows(CallerException.class, () -> library.resolve("sql/statements/alter_table.md"));
     assertTrue(ambiguous.getMessage().contains("duckdb/stable/sql/statements/alter_table.md"));
-    DocsException missing =
+    CallerException missing =
         assertThrows(
-            DocsException.class, () -> library.resolve("stable/sql/statements/alter_tabel"));
+            CallerException.class, () -> library.resolve("stable/sql/statements/alter_tabel"));
     assertTrue(missing.getMessage().contains("alter_table"), missing.getMessage());
   }
 

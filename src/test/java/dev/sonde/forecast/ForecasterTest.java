@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -153,23 +154,23 @@ class ForecasterTest {
   @Test
   void unknownOrInapplicableMethodsAndShortSeriesAreRefusedWithWhatToChange() {
     double[] y = dutyCycle(14, 5);
-    ForecastException unknown =
+    CallerException unknown =
         assertThrows(
-            ForecastException.class,
+            CallerException.class,
             () ->
                 forecaster.forecast(y, 24, 12, Forecaster.Choice.method("arima"), Call.Steps.NONE));
     assertTrue(unknown.getMessage().contains("theta"), unknown.getMessage());
     double[] yearly = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
-    ForecastException seasonal =
+    CallerException seasonal =
         assertThrows(
-            ForecastException.class,
+            CallerException.class,
             () ->
                 forecaster.forecast(
                     yearly, 1, 2, Forecaster.Choice.method("holtwinters"), Call.Steps.NONE));
     assertTrue(seasonal.getMessage().contains("does not apply"), seasonal.getMessage());
-    ForecastException tooShort =
+    CallerException tooShort =
         assertThrows(
-            ForecastException.class,
+            CallerException.class,
             () ->
                 forecaster.forecast(
                     new double[] {1, 2, 3, 4}, 1, 3, Forecaster.Choice.auto(), Call.Steps.NONE));

@@ -29,6 +29,12 @@ public final class InProcessSonde implements SondeUnderTest {
     try {
       // a ceiling, not a schedule: a loaded machine may take minutes to generate the demo data
       sonde = starting.get(START_LIMIT_MINUTES, TimeUnit.MINUTES);
+      sonde
+          .databases()
+          .ready()
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(START_LIMIT_MINUTES, TimeUnit.MINUTES);
     } catch (Exception e) {
       // never left running beside the next test's Sonde, on the same files
       starting.thenAccept(late -> late.close());

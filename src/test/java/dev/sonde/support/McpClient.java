@@ -8,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 
 /** A minimal MCP client for tests; one implementation per transport. */
 public interface McpClient extends AutoCloseable {
+  long REQUEST_LIMIT_SECONDS = 180;
+
   /** Sends a request; the future completes with the whole response message. */
   CompletableFuture<JsonObject> send(long id, String method, JsonObject params);
 
@@ -50,7 +52,8 @@ public interface McpClient extends AutoCloseable {
 
   default JsonObject request(long id, String method, JsonObject params) {
     try {
-      return send(id, method, params).get(30, TimeUnit.SECONDS);
+      // a ceiling, not a schedule: a loaded machine may take minutes where an idle one takes ms
+      return send(id, method, params).get(REQUEST_LIMIT_SECONDS, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new AssertionError(method + " failed: " + e, e);
     }

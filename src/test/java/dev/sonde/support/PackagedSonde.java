@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
  * (the jar supplies every Sonde class; test-classes adds only the stand-in family).
  */
 public final class PackagedSonde implements SondeUnderTest {
+  private static final long READY_LIMIT_MINUTES = 5;
   private static final Pattern LISTENING = Pattern.compile("listening on http://[^:]+:(\\d+)/");
   private final Process process;
   private final int port;
@@ -78,6 +79,7 @@ public final class PackagedSonde implements SondeUnderTest {
       throw new IllegalStateException(e);
     }
     CompletableFuture<Integer> listening = new CompletableFuture<>();
+    CompletableFuture<Void> ready = new CompletableFuture<>();
     Thread reader =
         new Thread(
             () -> {
@@ -91,17 +93,23 @@ public final class PackagedSonde implements SondeUnderTest {
                   if (m.find()) {
                     listening.complete(Integer.parseInt(m.group(1)));
                   }
+                  if (line.contains("Sonde ready: ")) {
+                    ready.complete(null);
+                  }
                 }
               } catch (IOException e) {
                 // process ended
               }
               listening.completeExceptionally(new IllegalStateException("Sonde exited: " + stderr));
+              ready.completeExceptionally(new IllegalStateException("Sonde exited: " + stderr));
             },
             "sonde-stderr");
     reader.setDaemon(true);
     reader.start();
     try {
+      // ceilings, not schedules: a loaded machine may take minutes to generate the demo data
       port = listening.get(60, TimeUnit.SECONDS);
+      ready.get(READY_LIMIT_MINUTES, TimeUnit.MINUTES);
     } catch (Exception e) {
       process.destroyForcibly();
       throw new IllegalStateException("the packaged Sonde did not start: " + stderr, e);

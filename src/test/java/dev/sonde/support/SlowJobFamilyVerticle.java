@@ -1,5 +1,6 @@
 package dev.sonde.support;
 
+import dev.sonde.core.CallerException;
 import dev.sonde.core.CancelledException;
 import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.FamilyServices;
@@ -8,7 +9,6 @@ import dev.sonde.tools.Schemas;
 import dev.sonde.tools.TaskSupport;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolContext;
-import dev.sonde.tools.ToolException;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
@@ -57,7 +57,7 @@ public final class SlowJobFamilyVerticle extends FamilyVerticle {
       int failAt = ctx.args().getInteger("failAt", -1);
       for (int i = 1; i <= steps; i++) {
         if (i == failAt) {
-          throw new ToolException("step " + i + " failed as asked; call again without failAt");
+          throw new CallerException("step " + i + " failed as asked; call again without failAt");
         }
         ctx.log("debug", "debug detail of step " + i);
         ctx.log("info", "step " + i + " of " + steps);

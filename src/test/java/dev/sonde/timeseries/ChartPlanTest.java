@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sonde.core.CallerException;
 import org.junit.jupiter.api.Test;
 
 /** The reference system's period and unit rules, one by one. */
@@ -88,9 +89,9 @@ class ChartPlanTest {
 
   @Test
   void withoutRollupsMultiplesStopAtOneDaysWorth() {
-    TimeSeriesException e =
+    CallerException e =
         assertThrows(
-            TimeSeriesException.class, () -> plan(ChartKind.METRICS, "1441min", null, null, false));
+            CallerException.class, () -> plan(ChartKind.METRICS, "1441min", null, null, false));
     assertTrue(e.getMessage().contains("at most 1440"), e.getMessage());
     assertEquals(1441, plan(ChartKind.METRICS, "1441min", null, null, true).multiple());
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sonde.core.CallerException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -56,8 +57,7 @@ class WorkspaceTest {
     Files.createSymbolicLink(root.resolve("GOLD/key.txt"), outside.resolve("key.txt"));
     assertRefused("escape/key.txt", "through a link");
     assertRefused("GOLD/key.txt", "through a link");
-    assertThrows(
-        WorkspaceException.class, () -> workspace.write("escape/new.json", new byte[] {1}));
+    assertThrows(CallerException.class, () -> workspace.write("escape/new.json", new byte[] {1}));
     assertFalse(Files.exists(outside.resolve("new.json")));
     assertEquals(
         List.of("GOLD"), workspace.list(null).stream().map(Workspace.Entry::name).toList());
@@ -67,8 +67,8 @@ class WorkspaceTest {
   @Test
   void accountsAreFoldersWithPlainNames() {
     Workspaces all = new Workspaces(dataDir.resolve("workspace"));
-    assertThrows(WorkspaceException.class, () -> all.of("../root"));
-    assertThrows(WorkspaceException.class, () -> all.of(""));
+    assertThrows(CallerException.class, () -> all.of("../root"));
+    assertThrows(CallerException.class, () -> all.of(""));
     assertEquals(all.of("ana").resolve("x"), dataDir.resolve("workspace/ana/x").toAbsolutePath());
   }
 
@@ -141,14 +141,13 @@ class WorkspaceTest {
     assertTrue(entries.get(0).folder());
     assertEquals(3, entries.get(1).size());
     assertEquals("reports/a.html", entries.get(1).path());
-    WorkspaceException full =
-        assertThrows(WorkspaceException.class, () -> workspace.delete("reports"));
+    CallerException full = assertThrows(CallerException.class, () -> workspace.delete("reports"));
     assertTrue(full.getMessage().contains("not empty"), full.getMessage());
     workspace.delete("reports/2026");
     workspace.delete("reports/a.html");
     assertTrue(workspace.list("reports").isEmpty());
-    WorkspaceException missing =
-        assertThrows(WorkspaceException.class, () -> workspace.delete("reports/a.html"));
+    CallerException missing =
+        assertThrows(CallerException.class, () -> workspace.delete("reports/a.html"));
     assertTrue(missing.getMessage().contains("list_files"), missing.getMessage());
   }
 
@@ -185,8 +184,8 @@ class WorkspaceTest {
             Files.createDirectories(dataDir.resolve("secret")).resolve("key"), "s3cret");
     Path root = Files.createDirectories(dataDir.resolve("workspace/local/reports"));
     Files.createLink(root.resolve("key.html"), secret);
-    WorkspaceException e =
-        assertThrows(WorkspaceException.class, () -> workspace.read("reports/key.html"));
+    CallerException e =
+        assertThrows(CallerException.class, () -> workspace.read("reports/key.html"));
     assertTrue(e.getMessage().contains("other hard links"), e.getMessage());
     assertFalse(e.getMessage().contains("s3cret"));
     workspace.write("reports/own.html", "mine".getBytes(StandardCharsets.UTF_8));
@@ -221,9 +220,9 @@ class WorkspaceTest {
       threads.shutdownNow();
     }
     assertEquals("48", new String(workspace.read("counter.json"), StandardCharsets.UTF_8));
-    WorkspaceException missing =
+    CallerException missing =
         assertThrows(
-            WorkspaceException.class,
+            CallerException.class,
             () -> workspace.update("none.json", c -> new Workspace.Revision<>(c, null)));
     assertTrue(missing.getMessage().contains("no file"), missing.getMessage());
   }
@@ -240,7 +239,7 @@ class WorkspaceTest {
   }
 
   private void assertRefused(String path, String reason) {
-    WorkspaceException e = assertThrows(WorkspaceException.class, () -> workspace.resolve(path));
+    CallerException e = assertThrows(CallerException.class, () -> workspace.resolve(path));
     assertTrue(e.getMessage().contains(reason), path + " -> " + e.getMessage());
   }
 

@@ -1,7 +1,7 @@
 package dev.sonde.db.guard;
 
+import dev.sonde.core.CallerException;
 import dev.sonde.core.Quote;
-import dev.sonde.db.DatabaseException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Locale;
@@ -80,8 +80,8 @@ public final class SqlGuard {
   private SqlGuard() {}
 
   /**
-   * Returns the one statement to run as a read, or throws a {@link DatabaseException} saying what
-   * was refused and what to use instead; the functions it calls are judged by {@code functions}.
+   * Returns the one statement to run as a read, or throws a {@link CallerException} saying what was
+   * refused and what to use instead; the functions it calls are judged by {@code functions}.
    */
   public static String checkRead(
       String sql,
@@ -112,13 +112,13 @@ public final class SqlGuard {
       }
       return statement;
     } catch (GuardRefusal refusal) {
-      throw new DatabaseException("rejected: " + refusal.getMessage());
+      throw new CallerException("rejected: " + refusal.getMessage());
     }
   }
 
   /**
    * Returns the one statement to run as a write (INSERT, UPDATE, DELETE, MERGE), or throws a {@link
-   * DatabaseException} saying what was refused.
+   * CallerException} saying what was refused.
    */
   public static String checkWrite(
       String sql, Profile profile, int maxLength, FunctionJudge functions) {
@@ -144,7 +144,7 @@ public final class SqlGuard {
       }
       return scan.statements().get(0);
     } catch (GuardRefusal refusal) {
-      throw new DatabaseException("rejected: " + refusal.getMessage());
+      throw new CallerException("rejected: " + refusal.getMessage());
     }
   }
 

@@ -4,11 +4,11 @@ import static dev.sonde.tools.Schemas.object;
 import static dev.sonde.tools.Schemas.prop;
 import static dev.sonde.tools.Schemas.string;
 
+import dev.sonde.core.CallerException;
 import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.FamilyVerticle;
 import dev.sonde.tools.ToolContext;
-import dev.sonde.tools.ToolException;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.json.JsonArray;
@@ -77,7 +77,7 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
             "test_error_handling",
             "Always fails with a tool error.",
             ctx -> {
-              throw new ToolException("This tool intentionally returns an error for testing");
+              throw new CallerException("This tool intentionally returns an error for testing");
             }),
         job(
             "test_tool_with_logging",

@@ -7,7 +7,6 @@ import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
-import dev.sonde.tools.ToolException;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import dev.sonde.workspace.Workspace;
@@ -39,16 +38,7 @@ abstract class DashboardTool implements Tool {
   @Override
   public final Future<ToolResult> call(ToolContext ctx) {
     Workspace ws = services.workspaces().of(ctx.account());
-    try {
-      return answer(ctx, ws)
-          .map(ToolResult::structured)
-          .recover(
-              e ->
-                  Future.failedFuture(
-                      Dashboards.callerError(e) ? new ToolException(e.getMessage()) : e));
-    } catch (RuntimeException e) {
-      throw Dashboards.callerError(e) ? new ToolException(e.getMessage()) : e;
-    }
+    return answer(ctx, ws).map(ToolResult::structured);
   }
 
   abstract Future<JsonObject> answer(ToolContext ctx, Workspace ws);

@@ -1,6 +1,7 @@
 package dev.sonde.tools.dashboard;
 
 import dev.sonde.core.Call;
+import dev.sonde.core.CallerException;
 import dev.sonde.dashboard.Dashboards;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
@@ -82,7 +83,7 @@ final class PreviewDashboardTool extends DashboardTool {
                 Future.succeededFuture(
                     head.put(
                         "error",
-                        Dashboards.callerError(e)
+                        e instanceof CallerException
                             ? e.getMessage()
                             : "the panel could not be drawn")));
   }

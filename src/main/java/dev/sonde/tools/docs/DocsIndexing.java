@@ -1,6 +1,7 @@
 package dev.sonde.tools.docs;
 
 import dev.sonde.core.Call;
+import dev.sonde.core.CancelledException;
 import dev.sonde.docs.DocsLibrary;
 import dev.sonde.jobs.Job;
 import dev.sonde.jobs.JobRegistry;
@@ -30,6 +31,9 @@ public final class DocsIndexing {
   private final JobRegistry jobs;
   private final WorkerExecutor pool;
   private final AtomicBoolean running = new AtomicBoolean();
+  private volatile Call current;
+  private volatile Future<DocsLibrary.SyncReport> sync = Future.succeededFuture();
+  private long timer = -1;
 
   /** Syncs on {@code pool}, the docs family's own. */
   public DocsIndexing(Vertx vertx, DocsLibrary library, JobRegistry jobs, WorkerExecutor pool) {
@@ -41,14 +45,24 @@ public final class DocsIndexing {
 
   public void start(int rescanMinutes) {
     syncInBackground();
-    vertx.setPeriodic(rescanMinutes * 60_000L, id -> syncInBackground());
+    timer = vertx.setPeriodic(rescanMinutes * 60_000L, id -> syncInBackground());
+  }
+
+  /** Stops the rescans and a sync in flight (between pages); completes once it has ended. */
+  public Future<Void> stop() {
+    vertx.cancelTimer(timer);
+    Call running = current;
+    if (running != null) {
+      running.stop("Sonde is stopping");
+    }
+    return sync.<Void>mapEmpty().otherwiseEmpty();
   }
 
   private void syncInBackground() {
     syncNow()
         .onFailure(
             e -> {
-              if (!(e instanceof IllegalStateException)) {
+              if (!(e instanceof IllegalStateException || e instanceof CancelledException)) {
                 LOG.error("documentation index sync failed", e);
               }
             });
@@ -60,7 +74,15 @@ public final class DocsIndexing {
       return Future.failedFuture(new IllegalStateException("a sync is already running"));
     }
     Call call = Call.background("docs_index", pool);
-    return call.blocking(() -> sync(call)).onComplete(ar -> running.set(false));
+    current = call;
+    sync =
+        call.blocking(() -> sync(call))
+            .onComplete(
+                ar -> {
+                  current = null;
+                  running.set(false);
+                });
+    return sync;
   }
 
   /** One sync; cancelling its job from the job view stops it between pages. */

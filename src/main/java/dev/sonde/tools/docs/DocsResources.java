@@ -1,9 +1,7 @@
 package dev.sonde.tools.docs;
 
-import dev.sonde.docs.DocsException;
 import dev.sonde.docs.DocsLibrary;
 import dev.sonde.tools.ResourceProvider;
-import dev.sonde.tools.ToolException;
 import io.vertx.core.Future;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonObject;
@@ -76,14 +74,8 @@ public final class DocsResources implements ResourceProvider {
   public Future<JsonObject> read(String uri) {
     return pool.executeBlocking(
         () -> {
-          DocsLibrary.PageInfo page;
-          try {
-            page = library.resolve(uri);
-            return ResourceProvider.textContents(
-                page.uri(), "text/markdown", library.content(page));
-          } catch (DocsException e) {
-            throw new ToolException(e.getMessage());
-          }
+          DocsLibrary.PageInfo page = library.resolve(uri);
+          return ResourceProvider.textContents(page.uri(), "text/markdown", library.content(page));
         },
         false);
   }

@@ -1,6 +1,6 @@
 package dev.sonde.tools.docs;
 
-import dev.sonde.docs.DocsException;
+import dev.sonde.core.CallerException;
 import dev.sonde.docs.DocsLibrary;
 import dev.sonde.docs.MarkdownPage;
 import dev.sonde.tools.ExecutionMode;
@@ -8,7 +8,6 @@ import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
-import dev.sonde.tools.ToolException;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
@@ -39,12 +38,8 @@ abstract class DocsTool implements Tool {
 
   @Override
   public final Future<ToolResult> call(ToolContext ctx) throws Exception {
-    try {
-      library.awaitReady(ctx.deadline());
-      return Future.succeededFuture(ToolResult.structured(answer(ctx.args())));
-    } catch (DocsException e) {
-      throw new ToolException(e.getMessage());
-    }
+    library.awaitReady(ctx.deadline());
+    return Future.succeededFuture(ToolResult.structured(answer(ctx.args())));
   }
 
   abstract JsonObject answer(JsonObject args) throws IOException;
@@ -76,7 +71,7 @@ abstract class DocsTool implements Tool {
     return value == null || value.isBlank() ? null : value.trim();
   }
 
-  static ToolException fail(String message) {
-    return new ToolException(message);
+  static CallerException fail(String message) {
+    return new CallerException(message);
   }
 }

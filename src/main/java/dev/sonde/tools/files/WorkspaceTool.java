@@ -4,11 +4,9 @@ import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolContext;
-import dev.sonde.tools.ToolException;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import dev.sonde.workspace.Workspace;
-import dev.sonde.workspace.WorkspaceException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -30,12 +28,8 @@ abstract class WorkspaceTool implements Tool {
 
   @Override
   public final Future<ToolResult> call(ToolContext ctx) throws IOException {
-    try {
-      return Future.succeededFuture(
-          ToolResult.structured(answer(services.workspaces().of(ctx.account()), ctx.args())));
-    } catch (WorkspaceException e) {
-      throw new ToolException(e.getMessage());
-    }
+    return Future.succeededFuture(
+        ToolResult.structured(answer(services.workspaces().of(ctx.account()), ctx.args())));
   }
 
   abstract JsonObject answer(Workspace workspace, JsonObject args) throws IOException;

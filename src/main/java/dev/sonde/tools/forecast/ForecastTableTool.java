@@ -2,12 +2,10 @@ package dev.sonde.tools.forecast;
 
 import dev.sonde.core.Call;
 import dev.sonde.forecast.ForecastChart;
-import dev.sonde.forecast.ForecastException;
 import dev.sonde.forecast.ForecastReport;
 import dev.sonde.forecast.Forecaster;
 import dev.sonde.forecast.TableForecasts;
 import dev.sonde.timeseries.Charts;
-import dev.sonde.timeseries.TimeSeriesException;
 import dev.sonde.timeseries.Times;
 import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.ExecutionMode;
@@ -17,7 +15,6 @@ import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
-import dev.sonde.tools.ToolException;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
@@ -125,21 +122,11 @@ final class ForecastTableTool implements Tool {
     String filename = ctx.args().getString("filename");
     ZoneId zone = TimezoneArg.zone(services, ctx);
     if (filename != null) {
-      try {
-        Charts.checkFilename(filename, request.getString("table", ""));
-      } catch (TimeSeriesException e) {
-        throw new ToolException(e.getMessage());
-      }
+      Charts.checkFilename(filename, request.getString("table", ""));
     }
     Call call = ctx.call();
     return forecasts
         .forecast(ctx.args().getString("connection"), request, zone, call)
-        .recover(
-            e ->
-                Future.failedFuture(
-                    e instanceof TimeSeriesException || e instanceof ForecastException
-                        ? new ToolException(e.getMessage())
-                        : e))
         .compose(outcome -> call.blocking(() -> saved(ctx, outcome, zone, filename)));
   }
 

@@ -4,9 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.sonde.core.Call;
 import dev.sonde.report.AnalysisReports;
-import dev.sonde.report.ReportException;
 import dev.sonde.report.ReportTemplate;
-import dev.sonde.timeseries.TimeSeriesException;
 import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.FamilyServices;
@@ -15,7 +13,6 @@ import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
-import dev.sonde.tools.ToolException;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
@@ -138,12 +135,6 @@ final class SaveHtmlReportTool implements Tool {
         "reading " + (tags.isEmpty() ? "the busiest tags" : tags) + " of " + request.table());
     return reports
         .prepare(args.getString("connection"), request, zone, call)
-        .recover(
-            e ->
-                Future.failedFuture(
-                    e instanceof TimeSeriesException || e instanceof ReportException
-                        ? new ToolException(e.getMessage())
-                        : e))
         .compose(prepared -> call.blocking(() -> answer(ctx, zone, prepared)));
   }
 

@@ -1,5 +1,6 @@
 package dev.sonde.tools.schema;
 
+import dev.sonde.core.CallerException;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.tools.PromptProvider;
 import io.vertx.core.Future;
@@ -155,7 +156,7 @@ public final class DatabasePrompts implements PromptProvider {
     for (Arg arg : prompt.args()) {
       if (arg.required() && arguments.getString(arg.name(), "").isBlank()) {
         return Future.failedFuture(
-            new dev.sonde.tools.ToolException(name + " needs the argument '" + arg.name() + "'"));
+            new CallerException(name + " needs the argument '" + arg.name() + "'"));
       }
     }
     String connection =

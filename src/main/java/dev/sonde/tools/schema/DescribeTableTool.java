@@ -2,7 +2,6 @@ package dev.sonde.tools.schema;
 
 import dev.sonde.db.Database;
 import dev.sonde.timeseries.TagTable;
-import dev.sonde.timeseries.TimeSeriesException;
 import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
@@ -10,7 +9,6 @@ import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
-import dev.sonde.tools.ToolException;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
@@ -61,10 +59,6 @@ final class DescribeTableTool implements Tool {
     return spec;
   }
 
-  private static Throwable caller(Throwable e) {
-    return e instanceof TimeSeriesException ? new ToolException(e.getMessage()) : e;
-  }
-
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
     Database db = ConnectionArg.database(services, ctx);
@@ -97,7 +91,6 @@ final class DescribeTableTool implements Tool {
                       return services
                           .tagTables()
                           .profile(db, tag, zone, ctx.call())
-                          .recover(e -> Future.failedFuture(caller(e)))
                           .map(p -> ToolResult.structured(d.put("kind", "TAG").put("profile", p)));
                     }));
   }

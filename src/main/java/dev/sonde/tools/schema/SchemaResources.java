@@ -1,13 +1,12 @@
 package dev.sonde.tools.schema;
 
 import dev.sonde.config.SondeConfig;
+import dev.sonde.core.CallerException;
 import dev.sonde.db.Database;
-import dev.sonde.db.DatabaseException;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.db.TableRef;
 import dev.sonde.tools.CallHeaders;
 import dev.sonde.tools.ResourceProvider;
-import dev.sonde.tools.ToolException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -91,14 +90,10 @@ public final class SchemaResources implements ResourceProvider {
   @Override
   public Future<JsonObject> read(String uri) {
     try {
-      return readOwned(uri).recover(e -> Future.failedFuture(asCallerError(e)));
-    } catch (DatabaseException e) {
-      return Future.failedFuture(asCallerError(e));
+      return readOwned(uri);
+    } catch (CallerException e) {
+      return Future.failedFuture(e);
     }
-  }
-
-  private static Throwable asCallerError(Throwable e) {
-    return e instanceof DatabaseException ? new ToolException(e.getMessage()) : e;
   }
 
   private Future<JsonObject> readOwned(String uri) {
@@ -132,7 +127,7 @@ public final class SchemaResources implements ResourceProvider {
       return databases
           .get(table.group(1))
           .describe(URLDecoder.decode(table.group(2), StandardCharsets.UTF_8));
-    } catch (DatabaseException e) {
+    } catch (CallerException e) {
       return Future.failedFuture(e);
     }
   }

@@ -1,5 +1,6 @@
 package dev.sonde.tools.schema;
 
+import dev.sonde.core.CallerException;
 import dev.sonde.db.Database;
 import dev.sonde.db.TableRef;
 import dev.sonde.tools.ConnectionArg;
@@ -8,7 +9,6 @@ import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
-import dev.sonde.tools.ToolException;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
@@ -61,7 +61,7 @@ final class TableRowCountsTool implements Tool {
     Database database = ConnectionArg.database(services, ctx);
     JsonArray named = ctx.args().getJsonArray("table_names");
     if (named != null && named.size() > MAX_TABLES) {
-      throw new ToolException(
+      throw new CallerException(
           "table_names has "
               + named.size()
               + " tables; ask for at most "

@@ -1,7 +1,6 @@
 package dev.sonde.tools.timeseries;
 
 import dev.sonde.timeseries.Charts;
-import dev.sonde.timeseries.TimeSeriesException;
 import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
@@ -9,11 +8,9 @@ import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
-import dev.sonde.tools.ToolException;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import dev.sonde.workspace.Workspace;
-import dev.sonde.workspace.WorkspaceException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -94,17 +91,12 @@ final class CompileChartTool implements Tool {
     JsonObject chartSpec = ctx.args().getJsonObject("spec");
     String filename = ctx.args().getString("filename");
     if (filename != null) {
-      try {
-        Charts.checkFilename(filename, chartSpec.getString("table", ""));
-      } catch (TimeSeriesException e) {
-        throw new ToolException(e.getMessage());
-      }
+      Charts.checkFilename(filename, chartSpec.getString("table", ""));
     }
     ZoneId zone = TimezoneArg.zone(services, ctx);
     Workspace workspace = filename == null ? null : services.workspaces().of(ctx.account());
     return charts
         .compile(ctx.args().getString("connection"), chartSpec, zone, ctx.call())
-        .recover(TimeSeriesTools::callerError)
         .compose(
             compiled -> {
               JsonObject out =
@@ -120,12 +112,6 @@ final class CompileChartTool implements Tool {
               byte[] bytes = compiled.document().encodePrettily().getBytes(StandardCharsets.UTF_8);
               return ctx.call()
                   .blocking(() -> workspace.write(filename, bytes))
-                  .recover(
-                      e ->
-                          Future.failedFuture(
-                              e instanceof WorkspaceException
-                                  ? new ToolException(e.getMessage())
-                                  : e))
                   .map(path -> ToolResult.structured(out.put("saved", workspace.relative(path))));
             });
   }

@@ -60,7 +60,6 @@ final class ListTableTagsTool implements Tool {
                                     .put("table", table.table().qualified())
                                     .put("tag_column", table.tagColumn())
                                     .put("tags", new JsonArray(tags))
-                                    .put("count", tags.size()))))
-        .recover(TimeSeriesTools::callerError);
+                                    .put("count", tags.size()))));
   }
 }

@@ -3,7 +3,7 @@ package dev.sonde.db.guard;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sonde.db.DatabaseException;
+import dev.sonde.core.CallerException;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -95,7 +95,7 @@ class SqlGuardCorpusTest {
           parser != null ? duckDbFunctions : FunctionPolicy.fixed(profile.denylist());
       SqlGuard.checkRead(sql, profile, SqlGuard.Mode.STRICT, 65536, parser, functions);
       return true;
-    } catch (DatabaseException refused) {
+    } catch (CallerException refused) {
       return false;
     }
   }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sonde.db.DatabaseException;
+import dev.sonde.core.CallerException;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -119,7 +119,7 @@ class SqlLexerTest {
 
   static String refusedOnPostgres(String sql) {
     return assertThrows(
-            DatabaseException.class,
+            CallerException.class,
             () ->
                 SqlGuard.checkRead(
                     sql,
