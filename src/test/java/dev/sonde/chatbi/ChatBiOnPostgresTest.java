@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sonde.support.Closing;
 import dev.sonde.support.InProcessSonde;
 import dev.sonde.support.TestPostgres;
 import dev.sonde.support.ToolCalls;
@@ -72,12 +73,7 @@ public class ChatBiOnPostgresTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (sonde != null) {
-      sonde.close();
-    }
-    if (postgres != null) {
-      postgres.close();
-    }
+    Closing.inOrder(sonde, postgres);
   }
 
   static Set<String> rows(String sql) {

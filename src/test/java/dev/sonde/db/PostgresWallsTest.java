@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.core.CallerException;
 import dev.sonde.support.Answers;
+import dev.sonde.support.Closing;
 import dev.sonde.support.HeapPeak;
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
@@ -89,11 +90,7 @@ class PostgresWallsTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (client != null) {
-      client.close();
-      sonde.close();
-    }
-    postgres.close();
+    Closing.inOrder(client, sonde, postgres);
   }
 
   static JsonObject sql(String connection, String sql) {

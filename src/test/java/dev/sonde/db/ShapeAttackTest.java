@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.support.Answers;
+import dev.sonde.support.Closing;
 import dev.sonde.support.HeapPeak;
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
@@ -92,11 +93,7 @@ class ShapeAttackTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (client != null) {
-      client.close();
-      sonde.close();
-    }
-    postgres.close();
+    Closing.inOrder(client, sonde, postgres);
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.chatbi.ChatBiOnPostgresTest;
+import dev.sonde.support.Closing;
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
 import dev.sonde.support.McpClient;
@@ -114,12 +115,7 @@ class CancelTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (sonde != null) {
-      sonde.close();
-    }
-    if (postgres != null) {
-      postgres.close();
-    }
+    Closing.inOrder(sonde, postgres);
   }
 
   /** Each long tool, each with a slow statement to stop. */

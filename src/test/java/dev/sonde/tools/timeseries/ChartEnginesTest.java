@@ -3,6 +3,7 @@ package dev.sonde.tools.timeseries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sonde.support.Closing;
 import dev.sonde.support.InProcessSonde;
 import dev.sonde.support.TestPostgres;
 import dev.sonde.support.ToolCalls;
@@ -116,12 +117,7 @@ class ChartEnginesTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (sonde != null) {
-      sonde.close();
-    }
-    if (postgres != null) {
-      postgres.close();
-    }
+    Closing.inOrder(sonde, postgres);
   }
 
   static JsonObject chart(

@@ -2,6 +2,7 @@ package dev.sonde.tools.timeseries;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.sonde.support.Closing;
 import dev.sonde.support.InProcessSonde;
 import dev.sonde.support.TestPostgres;
 import dev.sonde.support.ToolCalls;
@@ -46,12 +47,7 @@ class DemoTagTablesOnPostgresTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (sonde != null) {
-      sonde.close();
-    }
-    if (postgres != null) {
-      postgres.close();
-    }
+    Closing.inOrder(sonde, postgres);
   }
 
   @ParameterizedTest
