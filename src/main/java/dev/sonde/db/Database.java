@@ -249,6 +249,7 @@ public final class Database {
           AtomicReference<Statement> running = new AtomicReference<>();
           stop.arm(() -> cancelQuietly(running.get()), call);
           try {
+            stop.refuseIfStopped();
             String sql = checkRead(request.sql(), c);
             long start = System.nanoTime();
             // each stale statement the driver had prepared fails once, then is prepared anew
@@ -575,6 +576,7 @@ public final class Database {
           stop.arm(() -> cancelQuietly(running.get()), call);
           StringBuilder plan = new StringBuilder();
           try {
+            stop.refuseIfStopped();
             String statement = checkRead(sql, c);
             try (PreparedStatement st =
                 c.prepareStatement(dialect.forPrepare(dialect.explain(statement, analyze)))) {
@@ -639,6 +641,7 @@ public final class Database {
             stop.arm(() -> cancelQuietly(st), call);
             int affected;
             try {
+              stop.refuseIfStopped();
               affected = st.executeUpdate(statement);
             } catch (SQLException e) {
               c.rollback();

@@ -104,6 +104,11 @@ final class ReactivePostgres {
         connection -> {
           PgConnection pg = PgConnection.cast(connection);
           call.stop().arm(pg::cancelRequest, lifecycle);
+          if (call.stop().stopped()) {
+            // a failed future, never a throw: the pool takes its connection back only then
+            call.stop().disarm();
+            return Future.failedFuture(call.stop().reason());
+          }
           if (call.kept() != null) {
             return read(call, pg, call.kept(), begin(pg), null);
           }

@@ -41,10 +41,10 @@ final class StatementStop {
   /**
    * From now on, until {@link #disarm}, the timeout and the call's stop run {@code stop}. After it
    * they do nothing: a cancel request sent then would reach whatever the pooled connection runs
-   * next, for another caller. A call stopped already fails here, before anything runs.
+   * next, for another caller. A call stopped already counts as cancelled at once: {@link
+   * #refuseIfStopped} then fails before anything runs.
    */
   void arm(Runnable stop, Call call) {
-    call.checkpoint();
     timer =
         vertx.setTimer(
             timeoutSeconds * 1000L,
@@ -102,6 +102,16 @@ final class StatementStop {
             + " s; its connection was discarded and the engine may keep working on it until"
             + " it ends. Do not run it again"
             + afterTimeout);
+  }
+
+  /**
+   * Fails with the reason when the statement was stopped before it was sent; called where a failure
+   * is safe (the connection goes back to its pool either way).
+   */
+  void refuseIfStopped() {
+    if (stopped()) {
+      throw reason();
+    }
   }
 
   void disarm() {

@@ -316,6 +316,41 @@ class CancelTest {
     assertTrue(took < STOP_LIMIT_MILLIS, "left the database after " + took + " ms");
   }
 
+  /**
+   * Calls cancelled while they wait for a pooled connection give it back: a cancel that reached a
+   * read just as it got its connection once threw inside the pool's callback, so every such call
+   * kept one, until the reactive pool had none left and every later read waited for ever.
+   */
+  @Test
+  void readsCancelledWhileTheyWaitLeaveThePoolWhole() throws Exception {
+    try (McpClient client = sonde.connect("http")) {
+      client.initialize("2025-11-25");
+      JsonObject slow =
+          new JsonObject()
+              .put("name", "execute_query")
+              .put("arguments", new JsonObject().put("sql", "SELECT count(*) FROM slow_readings"));
+      for (int i = 0; i < 60; i++) {
+        long id = IDS.incrementAndGet();
+        client.send(id, "tools/call", slow);
+        client.notify(
+            "notifications/cancelled", new JsonObject().put("requestId", id).put("reason", "no"));
+      }
+      awaitFor("the cancelled reads gone", () -> running("slow_readings") == 0, 60_000);
+      for (int i = 0; i < 40; i++) {
+        JsonObject answer =
+            client
+                .request(
+                    IDS.incrementAndGet(),
+                    "tools/call",
+                    new JsonObject()
+                        .put("name", "execute_query")
+                        .put("arguments", new JsonObject().put("sql", "SELECT " + i + " AS n")))
+                .getJsonObject("result");
+        assertFalse(answer.getBoolean("isError", false), answer.encode());
+      }
+    }
+  }
+
   /** Statements of Sonde's now running that read {@code marker}. */
   private static int running(String marker) {
     try (Connection c = DriverManager.getConnection(url);
