@@ -26,6 +26,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,7 +76,7 @@ public final class DatabaseRegistry implements AutoCloseable {
                   .forEach(
                       (name, c) -> {
                         if (registry.generatesFirst(c)) {
-                          registry.preparing.put(name, "its demo data is being generated");
+                          registry.preparing.put(name, GENERATING);
                           generations.add(
                               registry.workers.executeBlocking(
                                   () -> {
@@ -146,7 +147,7 @@ public final class DatabaseRegistry implements AutoCloseable {
     return switch (c.type()) {
       case "duckdb" -> {
         DuckDbSource source = new DuckDbSource("jdbc:duckdb:" + duckDbPath(config, c), poolSize);
-        prepareDuckDb(source, c, new DemoGeneration(name)::run);
+        prepareDuckDb(source, c, s -> generateDemo(name, s));
         yield new Database(vertx, name, c, new DuckDbDialect(), source, null, workers);
       }
       case "jdbc" -> {
@@ -290,48 +291,41 @@ public final class DatabaseRegistry implements AutoCloseable {
     }
   }
 
-  /** One connection's demo generation, shown as a job when Sonde has a job registry. */
-  private final class DemoGeneration {
-    private final String connection;
+  /** What a connection whose demo data is being generated says when it is asked for. */
+  private static final String GENERATING =
+      "its demo data is being generated (the job view shows the steps)";
 
-    DemoGeneration(String connection) {
-      this.connection = connection;
+  /** A demo's data generated, each step in the log and, when Sonde has jobs, in the job view. */
+  private void generateDemo(String connection, DuckDbSource source) throws SQLException {
+    preparing.put(connection, GENERATING);
+    AtomicReference<Job> job = new AtomicReference<>();
+    Call call =
+        new Call(
+            "the demo generation of " + connection,
+            Long.MAX_VALUE,
+            null,
+            (step, message) -> {
+              LOG.info("demo generation: {}", message);
+              Job shown = job.get();
+              if (shown != null) {
+                shown.step(step, message);
+              }
+            });
+    if (jobs != null) {
+      job.set(
+          jobs.start(
+              "demo-" + connection + "-" + UUID.randomUUID(), "demo_generation", null, null, call));
     }
-
-    void run(DuckDbSource source) throws SQLException {
-      preparing.put(connection, "its demo data is being generated (the job view shows the steps)");
-      Call call = Call.statementsOnly("the demo generation of " + connection);
-      Job job = null;
-      if (jobs != null) {
-        Job[] started = new Job[1];
-        call =
-            new Call(
-                call.name(),
-                Long.MAX_VALUE,
-                null,
-                (step, message) -> {
-                  LOG.info("demo generation: {}", message);
-                  started[0].step(step, message);
-                });
-        started[0] =
-            jobs.start(
-                "demo-" + connection + "-" + UUID.randomUUID(),
-                "demo_generation",
-                null,
-                null,
-                call);
-        job = started[0];
-      }
-      boolean ok = false;
-      generating.add(call);
-      try {
-        DemoDatabase.generate(source.root(), LocalDateTime.now(ZoneOffset.UTC), call);
-        ok = true;
-      } finally {
-        generating.remove(call);
-        if (job != null) {
-          jobs.finish(job, ok, ok ? "the demo database of " + connection + " is ready" : "failed");
-        }
+    boolean ok = false;
+    generating.add(call);
+    try {
+      DemoDatabase.generate(source.root(), LocalDateTime.now(ZoneOffset.UTC), call);
+      ok = true;
+    } finally {
+      generating.remove(call);
+      if (job.get() != null) {
+        jobs.finish(
+            job.get(), ok, ok ? "the demo database of " + connection + " is ready" : "failed");
       }
     }
   }

@@ -160,9 +160,4 @@ public final class ToolContext {
   public String cancelReason() {
     return call.stopReason();
   }
-
-  /** Work to run on cancellation, e.g. cancelling a database statement. */
-  public void onCancel(Runnable hook) {
-    call.onStop(hook);
-  }
 }
