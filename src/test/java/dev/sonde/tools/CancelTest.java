@@ -351,6 +351,40 @@ class CancelTest {
     }
   }
 
+  /**
+   * The viewer's forecast panel keeps its fit for the refresh interval: a day of new readings does
+   * not move a second view, while a forecast asked afresh draws it.
+   */
+  @Test
+  void aForecastPanelIsFittedOncePerRefreshInterval() throws Exception {
+    JsonObject spec =
+        new JsonObject().put("table", "readings").put("tag", "c").put("rollup", "hour");
+    int trained =
+        tools
+            .ok(
+                "forecast_table",
+                new JsonObject().put("spec", spec).put("filename", "readings/c.chart.json"))
+            .getJsonArray("forecasts")
+            .getJsonObject(0)
+            .getInteger("training_points");
+    JsonObject first = sonde.api("/api/charts/readings/c.chart.json/data");
+    assertEquals(200, first.getInteger("httpStatus"), first.encode());
+    try (Connection c = DriverManager.getConnection(url);
+        Statement st = c.createStatement()) {
+      st.execute(
+          "INSERT INTO readings SELECT 'c', timestamp '2026-01-04' + i * interval '1 minute', 20"
+              + " FROM generate_series(0, 1439) i");
+    }
+    JsonObject again = sonde.api("/api/charts/readings/c.chart.json/data");
+    assertEquals(first.getJsonObject("range"), again.getJsonObject("range"));
+    assertEquals(first.getJsonArray("series"), again.getJsonArray("series"));
+    JsonObject fresh = tools.ok("forecast_table", new JsonObject().put("spec", spec));
+    assertEquals(
+        trained + 24,
+        fresh.getJsonArray("forecasts").getJsonObject(0).getInteger("training_points"),
+        "the control, a forecast asked afresh, sees the new day");
+  }
+
   /** Statements of Sonde's now running that read {@code marker}. */
   private static int running(String marker) {
     try (Connection c = DriverManager.getConnection(url);
