@@ -8,7 +8,7 @@ import dev.sonde.chatbi.Ontology.Role;
 import dev.sonde.chatbi.Ontology.Term;
 import dev.sonde.chatbi.Ontology.Value;
 import dev.sonde.chatbi.Ontology.ValueDictionary;
-import dev.sonde.docs.Language;
+import dev.sonde.core.Language;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;

@@ -12,7 +12,7 @@ import dev.sonde.chatbi.Retriever.Kind;
 import dev.sonde.chatbi.Retriever.Match;
 import dev.sonde.chatbi.Retriever.Retrieved;
 import dev.sonde.chatbi.Retriever.ValueMatch;
-import dev.sonde.docs.Language;
+import dev.sonde.core.Language;
 import java.text.Normalizer;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;

@@ -2,10 +2,10 @@ package dev.sonde.dashboard;
 
 import dev.sonde.core.Call;
 import dev.sonde.core.CallerException;
+import dev.sonde.core.Times;
 import dev.sonde.forecast.ForecastChart;
 import dev.sonde.forecast.TableForecasts;
 import dev.sonde.timeseries.Charts;
-import dev.sonde.timeseries.Times;
 import dev.sonde.workspace.Workspace;
 import io.vertx.core.Future;
 import io.vertx.core.WorkerExecutor;

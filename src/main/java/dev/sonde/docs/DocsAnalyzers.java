@@ -1,5 +1,6 @@
 package dev.sonde.docs;
 
+import dev.sonde.core.Language;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;

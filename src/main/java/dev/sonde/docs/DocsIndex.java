@@ -1,5 +1,6 @@
 package dev.sonde.docs;
 
+import dev.sonde.core.Language;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;

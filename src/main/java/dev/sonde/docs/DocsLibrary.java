@@ -2,6 +2,7 @@ package dev.sonde.docs;
 
 import dev.sonde.config.SondeConfig;
 import dev.sonde.core.CallerException;
+import dev.sonde.core.Language;
 import dev.sonde.core.Quote;
 import java.io.Closeable;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package dev.sonde.docs;
 
+import dev.sonde.core.Language;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,6 +1,7 @@
 package dev.sonde.docs;
 
 import dev.sonde.config.SondeConfig.DocsSourceConfig;
+import dev.sonde.core.Language;
 import dev.sonde.db.DuckDbFiles;
 import java.io.IOException;
 import java.net.URI;

@@ -1,5 +1,6 @@
 package dev.sonde.docs;
 
+import dev.sonde.core.Language;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.sonde.forecast;
 
+import dev.sonde.core.Times;
 import dev.sonde.timeseries.Charts;
-import dev.sonde.timeseries.Times;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

@@ -1,8 +1,8 @@
 package dev.sonde.forecast;
 
-import static dev.sonde.report.HtmlPage.escape;
+import static dev.sonde.core.HtmlPage.escape;
 
-import dev.sonde.report.HtmlPage;
+import dev.sonde.core.HtmlPage;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;

@@ -2,12 +2,12 @@ package dev.sonde.forecast;
 
 import dev.sonde.core.Call;
 import dev.sonde.core.CallerException;
+import dev.sonde.core.Unit;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.timeseries.Charts;
 import dev.sonde.timeseries.TagTable;
 import dev.sonde.timeseries.TagTables;
-import dev.sonde.timeseries.Unit;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

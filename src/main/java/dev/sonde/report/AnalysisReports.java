@@ -1,15 +1,16 @@
 package dev.sonde.report;
 
-import static dev.sonde.report.HtmlPage.escape;
+import static dev.sonde.core.HtmlPage.escape;
 
 import dev.sonde.core.Call;
 import dev.sonde.core.CallerException;
+import dev.sonde.core.HtmlPage;
+import dev.sonde.core.Times;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.timeseries.Charts;
 import dev.sonde.timeseries.TagTable;
 import dev.sonde.timeseries.TagTables;
-import dev.sonde.timeseries.Times;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

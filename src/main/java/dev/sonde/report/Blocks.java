@@ -1,6 +1,6 @@
 package dev.sonde.report;
 
-import static dev.sonde.report.HtmlPage.escape;
+import static dev.sonde.core.HtmlPage.escape;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

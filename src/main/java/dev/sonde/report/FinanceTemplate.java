@@ -122,12 +122,10 @@ final class FinanceTemplate implements ReportTemplate {
             .put("annualised_volatility_pct", Blocks.round(volatility * 100))
             .put("buckets_per_year", Blocks.round(perYear))
             .put("max_drawdown_pct", Blocks.round(worst * 100))
-            .put(
-                "drawdown_peak",
-                dev.sonde.timeseries.Times.readable(p.times()[worstPeak], data.zone()))
+            .put("drawdown_peak", dev.sonde.core.Times.readable(p.times()[worstPeak], data.zone()))
             .put(
                 "drawdown_trough",
-                dev.sonde.timeseries.Times.readable(p.times()[worstTrough], data.zone()))
+                dev.sonde.core.Times.readable(p.times()[worstTrough], data.zone()))
             .put("bollinger_percent_b", Blocks.round(percentB))
             .put("log_scale", logScale);
     List<Section> sections = new ArrayList<>();

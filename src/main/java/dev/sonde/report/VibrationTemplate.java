@@ -1,6 +1,7 @@
 package dev.sonde.report;
 
 import dev.sonde.core.CallerException;
+import dev.sonde.core.HtmlPage;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;

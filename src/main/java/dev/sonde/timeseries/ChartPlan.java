@@ -1,6 +1,7 @@
 package dev.sonde.timeseries;
 
 import dev.sonde.core.CallerException;
+import dev.sonde.core.Unit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

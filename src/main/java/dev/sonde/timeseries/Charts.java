@@ -3,6 +3,8 @@ package dev.sonde.timeseries;
 import dev.sonde.core.Call;
 import dev.sonde.core.CallerException;
 import dev.sonde.core.Quote;
+import dev.sonde.core.Times;
+import dev.sonde.core.Unit;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import io.vertx.core.Future;

@@ -1,6 +1,7 @@
 package dev.sonde.timeseries;
 
 import dev.sonde.core.CallerException;
+import dev.sonde.core.Unit;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;

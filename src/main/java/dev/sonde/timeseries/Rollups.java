@@ -1,5 +1,6 @@
 package dev.sonde.timeseries;
 
+import dev.sonde.core.Unit;
 import dev.sonde.db.Database;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

@@ -4,6 +4,8 @@ import dev.sonde.config.SondeConfig;
 import dev.sonde.config.SondeConfig.TagTableConfig;
 import dev.sonde.core.Call;
 import dev.sonde.core.CallerException;
+import dev.sonde.core.Times;
+import dev.sonde.core.Unit;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.db.TableRef;

@@ -1,5 +1,6 @@
 package dev.sonde.timeseries;
 
+import dev.sonde.core.Unit;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;

@@ -3,6 +3,7 @@ package dev.sonde.docs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sonde.core.Language;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.core.CallerException;
+import dev.sonde.core.Unit;
 import org.junit.jupiter.api.Test;
 
 /** The reference system's period and unit rules, one by one. */

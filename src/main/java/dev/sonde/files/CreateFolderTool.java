@@ -1,0 +1,40 @@
+package dev.sonde.files;
+
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.Schemas;
+import dev.sonde.tools.ToolAnnotations;
+import dev.sonde.tools.ToolSpec;
+import dev.sonde.workspace.Workspace;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** A folder in the workspace, with its parents; asking again for one that exists is fine. */
+final class CreateFolderTool extends WorkspaceTool {
+  CreateFolderTool(FamilyServices services) {
+    super(
+        services,
+        ToolSpec.builder("create_folder")
+            .title("Create folder")
+            .description(
+                "Creates a folder (and its parents) in your workspace, e.g. GOLD or reports/2026."
+                    + " Paths are relative to the workspace; '..' and absolute paths are refused.")
+            .input(
+                Schemas.prop(
+                    Schemas.object(),
+                    "folder_name",
+                    Schemas.string("The folder, relative to the workspace"),
+                    true))
+            .output(Schemas.result("folder", "string", "created", "boolean"))
+            .annotations(new ToolAnnotations(false, false, true, false)));
+  }
+
+  @Override
+  JsonObject answer(Workspace workspace, JsonObject args) throws IOException {
+    String name = args.getString("folder_name");
+    boolean existed = Files.isDirectory(workspace.resolve(name));
+    Path folder = workspace.createFolder(name);
+    return new JsonObject().put("folder", workspace.relative(folder)).put("created", !existed);
+  }
+}

@@ -1,0 +1,39 @@
+package dev.sonde.files;
+
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.Schemas;
+import dev.sonde.tools.ToolAnnotations;
+import dev.sonde.tools.ToolSpec;
+import dev.sonde.workspace.Workspace;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+
+/** Removes one file, or an empty folder, from the workspace. */
+final class DeleteFileTool extends WorkspaceTool {
+  DeleteFileTool(FamilyServices services) {
+    super(
+        services,
+        ToolSpec.builder("delete_file")
+            .title("Delete file")
+            .description(
+                "Deletes one file (a chart, a dashboard, a report) or an empty folder from your"
+                    + " workspace. Folders with files in them are refused; nothing outside the"
+                    + " workspace can be named.")
+            .input(
+                Schemas.prop(
+                    Schemas.object(),
+                    "filename",
+                    Schemas.string(
+                        "The file, relative to the workspace, e.g. GOLD/close.chart.json"),
+                    true))
+            .output(Schemas.result("deleted", "string"))
+            .annotations(new ToolAnnotations(false, true, true, false)));
+  }
+
+  @Override
+  JsonObject answer(Workspace workspace, JsonObject args) throws IOException {
+    String filename = args.getString("filename");
+    workspace.delete(filename);
+    return new JsonObject().put("deleted", workspace.relative(workspace.resolve(filename)));
+  }
+}

@@ -1,0 +1,36 @@
+package dev.sonde.files;
+
+import dev.sonde.tools.ExecutionMode;
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.Tool;
+import dev.sonde.tools.ToolContext;
+import dev.sonde.tools.ToolResult;
+import dev.sonde.tools.ToolSpec;
+import dev.sonde.workspace.Workspace;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+
+/** A tool over the calling account's workspace, run on a worker since it touches the disk. */
+abstract class WorkspaceTool implements Tool {
+  private final FamilyServices services;
+  private final ToolSpec spec;
+
+  WorkspaceTool(FamilyServices services, ToolSpec.Builder spec) {
+    this.services = services;
+    this.spec = spec.mode(ExecutionMode.WORKER).build();
+  }
+
+  @Override
+  public final ToolSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public final Future<ToolResult> call(ToolContext ctx) throws IOException {
+    return Future.succeededFuture(
+        ToolResult.structured(answer(services.workspaces().of(ctx.account()), ctx.args())));
+  }
+
+  abstract JsonObject answer(Workspace workspace, JsonObject args) throws IOException;
+}

@@ -1,0 +1,210 @@
+package dev.sonde.forecast;
+
+import dev.sonde.core.Call;
+import dev.sonde.core.Times;
+import dev.sonde.timeseries.Charts;
+import dev.sonde.tools.ConnectionArg;
+import dev.sonde.tools.ExecutionMode;
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.Schemas;
+import dev.sonde.tools.TimezoneArg;
+import dev.sonde.tools.Tool;
+import dev.sonde.tools.ToolAnnotations;
+import dev.sonde.tools.ToolContext;
+import dev.sonde.tools.ToolResult;
+import dev.sonde.tools.ToolSpec;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+
+/**
+ * forecast_table: a tag's buckets forecast ahead by every model that suits them, ranked by a
+ * rolling-origin backtest; by default a combination of the leaders. A job: fetch, backtest, rank,
+ * fit and render arrive as progress. The answer holds the leaderboard and the forecast with its
+ * bands; the HTML report with every model's curve is saved in the workspace and linked.
+ */
+final class ForecastTableTool implements Tool {
+  static final String SPEC_HELP =
+      "spec: {table (required), tag, or tags (2-5 compared; more: the 5 with the most data),"
+          + " rollup: sec|min|hour|day|week|month (omitted: chosen from the range), timeRange"
+          + " {start, end} to train on (omitted: all data), horizon (buckets ahead; omitted: 20% of"
+          + " the training length), method: auto (default: a combination of Theta, damped trend and"
+          + " the median of the backtest's top 5) | naive | snaive | ses | holt | damped |"
+          + " holtwinters | holtwinters_mult | theta | linear | quadratic | ar | harmonic | prophet | stl"
+          + " (also 선형, 2차, 계절성, \"2위\", \"rank2\"), rank (1-based leaderboard position),"
+          + " lookback (train on the last N buckets), output {title, subtitle}}. Times: ISO-8601 in"
+          + " the user's timezone, epoch ms, now, last, now-30d.";
+
+  private final FamilyServices services;
+  private final TableForecasts forecasts;
+  private final ToolSpec spec;
+
+  ForecastTableTool(FamilyServices services, TableForecasts forecasts) {
+    this.services = services;
+    this.forecasts = forecasts;
+    this.spec =
+        ToolSpec.builder("forecast_table")
+            .title("Forecast a tag table")
+            .description(
+                "Forecasts a tag (or compares 2-5 tags) of a tag table ahead in rollup buckets."
+                    + " Every model that suits the series is backtested on rolling windows and"
+                    + " ranked by MASE (sMAPE shown); the answer has the leaderboard, the chosen"
+                    + " model or combination, and the forecast with 80% and 95% bands in the"
+                    + " user's timezone. An HTML report with every model's curve, bands and"
+                    + " backtest is saved in your workspace and linked. Runs as a job: fetch,"
+                    + " backtest, rank, fit and render arrive as progress. With filename"
+                    + " (TABLE/name.chart.json) a live chart is saved too: it refits when opened"
+                    + " and can be a dashboard panel. "
+                    + SPEC_HELP)
+            .input(
+                TimezoneArg.addTo(
+                    ConnectionArg.addTo(
+                        Schemas.prop(
+                            Schemas.prop(
+                                Schemas.object(),
+                                "spec",
+                                new JsonObject()
+                                    .put("type", "object")
+                                    .put("description", SPEC_HELP)
+                                    .put(
+                                        "properties",
+                                        new JsonObject()
+                                            .put("table", Schemas.string("The tag table"))
+                                            .put("tag", Schemas.string("One tag to forecast"))
+                                            .put(
+                                                "horizon",
+                                                new JsonObject()
+                                                    .put("type", "integer")
+                                                    .put("minimum", 1)
+                                                    .put("description", "Buckets ahead")))
+                                    .put("required", new JsonArray().add("table")),
+                                true),
+                            "filename",
+                            Schemas.string(
+                                "Also save a live chart as TABLE/name.chart.json (ASCII) in your"
+                                    + " workspace: it refits when opened and can be a dashboard"
+                                    + " panel"),
+                            false))))
+            .output(
+                Schemas.result(
+                    "table",
+                    "string",
+                    "unit",
+                    "string",
+                    "horizon",
+                    "integer",
+                    "forecasts",
+                    "array",
+                    "notices",
+                    "array",
+                    "report",
+                    "object"))
+            .annotations(new ToolAnnotations(false, false, true, false))
+            .mode(ExecutionMode.JOB)
+            .build();
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public Future<ToolResult> call(ToolContext ctx) {
+    JsonObject request = ctx.args().getJsonObject("spec");
+    String filename = ctx.args().getString("filename");
+    ZoneId zone = TimezoneArg.zone(services, ctx);
+    if (filename != null) {
+      Charts.checkFilename(filename, request.getString("table", ""));
+    }
+    Call call = ctx.call();
+    return forecasts
+        .forecast(ctx.args().getString("connection"), request, zone, call)
+        .compose(outcome -> call.blocking(() -> saved(ctx, outcome, zone, filename)));
+  }
+
+  /** The report (and the live chart when asked) saved, and the answer that links them. */
+  private ToolResult saved(
+      ToolContext ctx, TableForecasts.Outcome outcome, ZoneId zone, String filename) {
+    Instant now = Instant.now();
+    ctx.call().step("render", "writing the HTML report");
+    String path =
+        services.saveNewReport(
+            ctx.account(),
+            List.of(outcome.table(), "forecast"),
+            now,
+            zone,
+            ForecastReport.render(outcome, now));
+    JsonObject answer = answer(outcome, services.webLink(path, "/workspace/" + path));
+    if (filename != null) {
+      services.saveText(ctx.account(), filename, ForecastChart.document(outcome).encodePrettily());
+      answer.put("chart", services.webLink(filename, "/dashboards.html#" + filename));
+    }
+    return ToolResult.structured(answer);
+  }
+
+  private static JsonObject answer(TableForecasts.Outcome outcome, JsonObject report) {
+    JsonArray tags = new JsonArray();
+    for (TableForecasts.TagForecast tag : outcome.tags()) {
+      Forecaster.Result r = tag.result();
+      JsonArray leaderboard = new JsonArray();
+      for (int i = 0; i < r.leaderboard().size(); i++) {
+        Forecaster.Score s = r.leaderboard().get(i);
+        leaderboard.add(
+            new JsonObject()
+                .put("rank", i + 1)
+                .put("method", s.method())
+                .put("model", s.label())
+                .put("mase", round(s.mase()))
+                .put("smape", round(s.smape())));
+      }
+      JsonArray values = new JsonArray();
+      Forecaster.Curve c = r.forecast();
+      for (int j = 0; j < c.mean().length; j++) {
+        values.add(
+            new JsonObject()
+                .put("time", Times.readable(tag.ahead()[j], outcome.zone()))
+                .put("time_ms", tag.ahead()[j])
+                .put("value", round(c.mean()[j]))
+                .put("lo80", round(c.lo80()[j]))
+                .put("hi80", round(c.hi80()[j]))
+                .put("lo95", round(c.lo95()[j]))
+                .put("hi95", round(c.hi95()[j])));
+      }
+      JsonObject one =
+          new JsonObject()
+              .put("tag", tag.tag())
+              .put("training_points", tag.values().length)
+              .put(
+                  "training_range",
+                  Times.range(tag.times()[0], tag.times()[tag.times().length - 1], outcome.zone()))
+              .put("seasonal_period", r.period())
+              .put("chosen", r.chosen())
+              .put("leaderboard", leaderboard)
+              .put("values", values);
+      if (!r.members().isEmpty()) {
+        one.put("members", new JsonArray(r.members()));
+      }
+      tags.add(one);
+    }
+    return new JsonObject()
+        .put("table", outcome.table())
+        .put("unit", outcome.unit())
+        .put("horizon", outcome.horizon())
+        .put("timezone", outcome.zone().getId())
+        .put("forecasts", tags)
+        .put("notices", new JsonArray(outcome.notices()))
+        .put("report", report);
+  }
+
+  /** Six significant digits: enough for any reading, short for the agent. */
+  private static double round(double v) {
+    if (!Double.isFinite(v) || v == 0) {
+      return v;
+    }
+    return new java.math.BigDecimal(v).round(new java.math.MathContext(6)).doubleValue();
+  }
+}

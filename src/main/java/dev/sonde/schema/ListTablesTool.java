@@ -1,0 +1,86 @@
+package dev.sonde.schema;
+
+import dev.sonde.db.Database;
+import dev.sonde.db.TableRef;
+import dev.sonde.timeseries.TagTable;
+import dev.sonde.timeseries.TagTables;
+import dev.sonde.tools.ConnectionArg;
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.Schemas;
+import dev.sonde.tools.Tool;
+import dev.sonde.tools.ToolAnnotations;
+import dev.sonde.tools.ToolContext;
+import dev.sonde.tools.ToolResult;
+import dev.sonde.tools.ToolSpec;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/** Every table and view, fully qualified, with its kind. */
+final class ListTablesTool implements Tool {
+  private final FamilyServices services;
+  private final ToolSpec spec =
+      ToolSpec.builder("list_tables")
+          .title("List tables")
+          .description(
+              "Every table and view the connection's user can see, fully qualified"
+                  + " (database.schema.table), with its kind (TABLE, VIEW; TAG for time-series tag tables,"
+                  + " ROLLUP for the rollup tables Sonde keeps beside them), and the count. Start here on"
+                  + " an unknown database.")
+          .input(ConnectionArg.addTo(Schemas.object()))
+          .output(Schemas.result("tables", "array", "count", "integer"))
+          .annotations(ToolAnnotations.READ_ONLY)
+          .build();
+
+  ListTablesTool(FamilyServices services) {
+    this.services = services;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return spec;
+  }
+
+  /** Tag tables as TAG, Sonde's rollup tables as ROLLUP. */
+  private static List<TableRef> withTimeSeriesKinds(List<TableRef> tables, List<TagTable> tags) {
+    Set<String> tagNames =
+        tags.stream().map(t -> t.table().qualified()).collect(Collectors.toSet());
+    return tables.stream()
+        .map(
+            t ->
+                tagNames.contains(t.qualified())
+                    ? t.withKind("TAG")
+                    : TagTables.isRollup(t) ? t.withKind("ROLLUP") : t)
+        .toList();
+  }
+
+  @Override
+  public Future<ToolResult> call(ToolContext ctx) {
+    Database db = ConnectionArg.database(services, ctx);
+    return db.tables()
+        .compose(
+            tables ->
+                services
+                    .tagTables()
+                    .list(db)
+                    // the tables are listed even when tag detection cannot read the catalog
+                    .otherwise(List.of())
+                    .map(tagTables -> withTimeSeriesKinds(tables, tagTables)))
+        .map(
+            tables -> {
+              JsonArray list = new JsonArray();
+              tables.stream()
+                  .sorted(Comparator.comparing(TableRef::qualified))
+                  .forEach(
+                      t ->
+                          list.add(
+                              new JsonObject().put("name", t.qualified()).put("kind", t.kind())));
+              return ToolResult.structured(
+                  new JsonObject().put("tables", list).put("count", list.size()));
+            });
+  }
+}

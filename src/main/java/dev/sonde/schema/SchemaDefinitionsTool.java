@@ -1,0 +1,40 @@
+package dev.sonde.schema;
+
+import dev.sonde.tools.ConnectionArg;
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.Schemas;
+import dev.sonde.tools.Tool;
+import dev.sonde.tools.ToolAnnotations;
+import dev.sonde.tools.ToolContext;
+import dev.sonde.tools.ToolResult;
+import dev.sonde.tools.ToolSpec;
+import io.vertx.core.Future;
+
+/** Only the columns of a table, for writing SQL against it. */
+final class SchemaDefinitionsTool implements Tool {
+  private final FamilyServices services;
+  private final ToolSpec spec =
+      ToolSpec.builder("schema_definitions")
+          .title("Column definitions")
+          .description(
+              "The columns of a table in definition order: name, type, nullable, default,"
+                  + " primary_key. The column part of describe_table.")
+          .input(ConnectionArg.addTo(SchemaArgs.withTable(Schemas.object())))
+          .output(Schemas.result("columns", "array"))
+          .annotations(ToolAnnotations.READ_ONLY)
+          .build();
+
+  SchemaDefinitionsTool(FamilyServices services) {
+    this.services = services;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public Future<ToolResult> call(ToolContext ctx) {
+    return SchemaArgs.describedPart(services, ctx, "columns");
+  }
+}

@@ -1,0 +1,26 @@
+package dev.sonde.schema;
+
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.FamilyVerticle;
+import java.util.List;
+
+/** What is in a database: tables, their columns, keys and indexes, and how big they are. */
+public final class SchemaFamilyVerticle extends FamilyVerticle {
+  public static final String FAMILY = "schema";
+
+  public SchemaFamilyVerticle(FamilyServices services) {
+    super(
+        FAMILY,
+        services,
+        List.of(
+            new ListTablesTool(services),
+            new AllTableNamesTool(services),
+            new FilterTableNamesTool(services),
+            new DescribeTableTool(services),
+            new SchemaDefinitionsTool(services),
+            new ListIndexesTool(services),
+            new TableRowCountsTool(services),
+            new ListSequencesTool(services),
+            new ListTableHierarchyTool(services)));
+  }
+}

@@ -1,0 +1,65 @@
+package dev.sonde.timeseries;
+
+import dev.sonde.db.Database;
+import dev.sonde.tools.ConnectionArg;
+import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.Schemas;
+import dev.sonde.tools.Tool;
+import dev.sonde.tools.ToolAnnotations;
+import dev.sonde.tools.ToolContext;
+import dev.sonde.tools.ToolResult;
+import dev.sonde.tools.ToolSpec;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+/** The tag names of a tag table, from the list Sonde keeps current. */
+final class ListTableTagsTool implements Tool {
+  private final FamilyServices services;
+  private final ToolSpec spec =
+      ToolSpec.builder("list_table_tags")
+          .title("List table tags")
+          .description(
+              "The tag names of a time-series tag table (kind TAG in list_tables), sorted. Sonde"
+                  + " keeps the list current from newly arrived rows, so this is cheap to call.")
+          .input(
+              ConnectionArg.addTo(
+                  Schemas.prop(
+                      Schemas.object(),
+                      "table_name",
+                      Schemas.string("The tag table, e.g. EXAMPLE").put("minLength", 1),
+                      true)))
+          .output(Schemas.result("table", "string", "tags", "array", "count", "integer"))
+          .annotations(ToolAnnotations.READ_ONLY)
+          .build();
+
+  ListTableTagsTool(FamilyServices services) {
+    this.services = services;
+  }
+
+  @Override
+  public ToolSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public Future<ToolResult> call(ToolContext ctx) {
+    Database db = ConnectionArg.database(services, ctx);
+    return services
+        .tagTables()
+        .find(db, ctx.args().getString("table_name"))
+        .compose(
+            table ->
+                services
+                    .tagTables()
+                    .tags(table)
+                    .map(
+                        tags ->
+                            ToolResult.structured(
+                                new JsonObject()
+                                    .put("table", table.table().qualified())
+                                    .put("tag_column", table.tagColumn())
+                                    .put("tags", new JsonArray(tags))
+                                    .put("count", tags.size()))));
+  }
+}
