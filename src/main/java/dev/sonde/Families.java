@@ -15,6 +15,7 @@ import dev.sonde.report.ReportFamilyVerticle;
 import dev.sonde.schema.SchemaFamilyVerticle;
 import dev.sonde.system.SystemFamilyVerticle;
 import dev.sonde.timeseries.Charts;
+import dev.sonde.timeseries.TagTables;
 import dev.sonde.timeseries.TimeSeriesFamilyVerticle;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.FamilyVerticle;
@@ -35,6 +36,7 @@ public final class Families {
    */
   public record Engines(
       Instant startedAt,
+      TagTables tagTables,
       Charts charts,
       Dashboards dashboards,
       TableForecasts forecasts,
@@ -47,7 +49,7 @@ public final class Families {
     families.add(new SystemFamilyVerticle(services, engines.startedAt()));
     families.add(new SchemaFamilyVerticle(services));
     families.add(new QueryFamilyVerticle(services));
-    families.add(new TimeSeriesFamilyVerticle(services, engines.charts()));
+    families.add(new TimeSeriesFamilyVerticle(services, engines.tagTables(), engines.charts()));
     families.add(new DashboardFamilyVerticle(services, engines.dashboards()));
     families.add(new ForecastFamilyVerticle(services, engines.forecasts()));
     families.add(new ReportFamilyVerticle(services, engines.reports()));

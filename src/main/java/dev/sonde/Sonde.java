@@ -29,6 +29,7 @@ import dev.sonde.schema.DatabasePrompts;
 import dev.sonde.schema.SchemaResources;
 import dev.sonde.timeseries.Charts;
 import dev.sonde.timeseries.TagTables;
+import dev.sonde.tools.FamilyAsks;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.FamilyVerticle;
 import dev.sonde.tools.PromptProvider;
@@ -275,15 +276,15 @@ public final class Sonde {
     Instant startedAt = Instant.now();
     TagTables tagTables = new TagTables(vertx, config, databases);
     Workspaces workspaces = new Workspaces(Path.of(config.data().dir()).resolve("workspace"));
-    FamilyServices services = new FamilyServices(config, jobs, databases, workspaces, tagTables);
+    FamilyAsks asks = new FamilyAsks(vertx);
+    FamilyServices services = new FamilyServices(config, jobs, databases, workspaces, asks);
     Charts charts = new Charts(databases, tagTables);
-    TableForecasts forecasts = new TableForecasts(databases, tagTables, charts);
+    TableForecasts forecasts = new TableForecasts(databases, asks);
     Dashboards dashboards =
         new Dashboards(
             FamilyVerticle.pool(
                 vertx, DashboardFamilyVerticle.FAMILY, config.jobs().workerPoolSize()),
-            charts,
-            forecasts,
+            asks,
             config.dashboards().maxPanels());
     List<ResourceProvider> resources = new ArrayList<>();
     List<PromptProvider> prompts = new ArrayList<>();
@@ -303,14 +304,12 @@ public final class Sonde {
             services,
             new Families.Engines(
                 startedAt,
+                tagTables,
                 charts,
                 dashboards,
                 forecasts,
                 new AnalysisReports(
-                    databases,
-                    tagTables,
-                    charts,
-                    new ReportTemplates(Path.of(config.reports().templates()))),
+                    databases, asks, new ReportTemplates(Path.of(config.reports().templates()))),
                 new ChatBi(
                     vertx,
                     databases,
@@ -385,7 +384,7 @@ public final class Sonde {
                           server,
                           jobs,
                           new DashboardsApi(
-                              vertx,
+                              asks,
                               workspaces,
                               FamilyVerticle.pool(vertx, "web", config.jobs().workerPoolSize()),
                               config.mcp().defaultAccount(),

@@ -54,14 +54,6 @@ class ArchitectureTest {
         .should()
         .notDependOnEachOther()
         .because("a family that needs another's work asks it over the event bus")
-        .ignoreDependency(
-            JavaClass.Predicates.resideInAnyPackage(
-                "dev.sonde.dashboard..",
-                "dev.sonde.forecast..",
-                "dev.sonde.report..",
-                "dev.sonde.schema.."),
-            JavaClass.Predicates.resideInAnyPackage(
-                "dev.sonde.timeseries..", "dev.sonde.forecast.."))
         .check(MAIN);
   }
 
@@ -155,13 +147,6 @@ class ArchitectureTest {
 
   @Test
   void packagesHaveNoCycles() {
-    slices()
-        .matching("dev.sonde.(*)..")
-        .should()
-        .beFreeOfCycles()
-        .ignoreDependency(
-            JavaClass.Predicates.resideInAPackage("dev.sonde.tools.."),
-            JavaClass.Predicates.resideInAPackage("dev.sonde.timeseries.."))
-        .check(MAIN);
+    slices().matching("dev.sonde.(*)..").should().beFreeOfCycles().check(MAIN);
   }
 }

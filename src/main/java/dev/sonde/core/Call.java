@@ -27,6 +27,7 @@ public final class Call {
   private static final ThreadLocal<Call> RUNNING_HERE = new ThreadLocal<>();
 
   private final String name;
+  private final String account;
   private final long deadline;
   private final WorkerExecutor pool;
   private final Steps steps;
@@ -36,11 +37,13 @@ public final class Call {
   private volatile String stopReason;
 
   /**
-   * A call named {@code name} (for messages) that must end by {@code deadline} (epoch ms, {@link
-   * Long#MAX_VALUE} for none), runs its blocking work on {@code pool} and reports to {@code steps}.
+   * A call named {@code name} (for messages) made for {@code account} (null for Sonde's own work)
+   * that must end by {@code deadline} (epoch ms, {@link Long#MAX_VALUE} for none), runs its
+   * blocking work on {@code pool} and reports to {@code steps}.
    */
-  public Call(String name, long deadline, WorkerExecutor pool, Steps steps) {
+  public Call(String name, String account, long deadline, WorkerExecutor pool, Steps steps) {
     this.name = name;
+    this.account = account;
     this.deadline = deadline;
     this.pool = pool;
     this.steps = steps == null ? Steps.NONE : steps;
@@ -48,7 +51,7 @@ public final class Call {
 
   /** Sonde's own work (an index sync, a start-up step): no deadline, no progress. */
   public static Call background(String name, WorkerExecutor pool) {
-    return new Call(name, Long.MAX_VALUE, pool, Steps.NONE);
+    return new Call(name, null, Long.MAX_VALUE, pool, Steps.NONE);
   }
 
   /**
@@ -56,7 +59,7 @@ public final class Call {
    * and no pool, so {@link #blocking} refuses.
    */
   public static Call statementsOnly(String name) {
-    return new Call(name, Long.MAX_VALUE, null, Steps.NONE);
+    return new Call(name, null, Long.MAX_VALUE, null, Steps.NONE);
   }
 
   /**
@@ -65,13 +68,18 @@ public final class Call {
    * is done) no longer hangs on this call.
    */
   public Call part(String partName) {
-    Call part = new Call(partName, deadline, pool, steps);
+    Call part = new Call(partName, account, deadline, pool, steps);
     part.onStop(onStop(() -> part.stop(stopReason)));
     return part;
   }
 
   public String name() {
     return name;
+  }
+
+  /** The account the call works for; null for Sonde's own work. */
+  public String account() {
+    return account;
   }
 
   /** Epoch milliseconds by which the call must answer. */

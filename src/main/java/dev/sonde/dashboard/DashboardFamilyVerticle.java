@@ -26,7 +26,7 @@ public final class DashboardFamilyVerticle extends FamilyVerticle {
                     new DeleteDashboardTool(services, dashboards),
                     new UpdateDashboardTimeRangeTool(services, dashboards),
                     new PreviewDashboardTool(services, dashboards)),
-                ViewerOperation.all(services, dashboards).stream())
+                ViewerOperations.all(services, dashboards).stream())
             .toList());
   }
 }

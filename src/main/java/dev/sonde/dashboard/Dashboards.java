@@ -3,9 +3,8 @@ package dev.sonde.dashboard;
 import dev.sonde.core.Call;
 import dev.sonde.core.CallerException;
 import dev.sonde.core.Times;
-import dev.sonde.forecast.ForecastChart;
-import dev.sonde.forecast.TableForecasts;
-import dev.sonde.timeseries.Charts;
+import dev.sonde.tools.ChartDocuments;
+import dev.sonde.tools.FamilyAsks;
 import dev.sonde.workspace.Workspace;
 import io.vertx.core.Future;
 import io.vertx.core.WorkerExecutor;
@@ -63,15 +62,16 @@ public final class Dashboards {
       };
 
   private final WorkerExecutor pool;
-  private final Charts charts;
-  private final TableForecasts forecasts;
+  private final FamilyAsks asks;
   private final int maxPanels;
 
-  /** Dashboards whose file work runs on {@code pool}, the dashboard family's own. */
-  public Dashboards(WorkerExecutor pool, Charts charts, TableForecasts forecasts, int maxPanels) {
+  /**
+   * Dashboards whose file work runs on {@code pool}, the dashboard family's own, and whose panels'
+   * data is asked of the time-series and forecast families.
+   */
+  public Dashboards(WorkerExecutor pool, FamilyAsks asks, int maxPanels) {
     this.pool = pool;
-    this.charts = charts;
-    this.forecasts = forecasts;
+    this.asks = asks;
     this.maxPanels = maxPanels;
   }
 
@@ -409,27 +409,35 @@ public final class Dashboards {
               && (timeRange.getValue("start") != null || timeRange.getValue("end") != null)) {
             spec.put("timeRange", timeRange.copy());
           }
-          if (ForecastChart.KIND.equals(c.getString("kind"))) {
+          if (ChartDocuments.FORECAST_KIND.equals(c.getString("kind"))) {
             String key = ws.root() + "\n" + c.encode() + "\n" + spec.encode() + "\n" + zone;
             PanelData kept = kept(key);
             if (kept != null) {
               return Future.succeededFuture(kept);
             }
-            return forecasts
-                .forecast(c.getString("connection"), spec, zone, call)
-                .map(this::forecastData)
+            return asks.forecastPanel(c.getString("connection"), spec, zone, call)
+                .map(
+                    panelData ->
+                        new PanelData(
+                            panelData.getJsonObject("option"),
+                            panelData.getJsonArray("series"),
+                            panelData.getJsonObject("summary"),
+                            panelData.getJsonArray("notices"),
+                            panelData.getJsonObject("range")))
                 .onSuccess(data -> keep(key, data, keepMillis));
           }
-          return charts
-              .compile(c.getString("connection"), spec, zone, call)
+          return asks.chartData(c.getString("connection"), spec, zone, null, call)
               .map(
-                  compiled ->
-                      new PanelData(
-                          compiled.document().getJsonObject("option"),
-                          compiled.series(),
-                          compiled.summary(),
-                          compiled.document().getJsonObject("plan").getJsonArray("notices"),
-                          compiled.document().getJsonObject("plan").getJsonObject("range")));
+                  compiled -> {
+                    JsonObject document = compiled.getJsonObject("document");
+                    JsonObject plan = document.getJsonObject("plan");
+                    return new PanelData(
+                        document.getJsonObject("option"),
+                        compiled.getJsonArray("series"),
+                        compiled.getJsonObject("summary"),
+                        plan.getJsonArray("notices"),
+                        plan.getJsonObject("range"));
+                  });
         });
   }
 
@@ -448,23 +456,12 @@ public final class Dashboards {
     }
   }
 
-  /** A saved forecast refitted on the data as it is now. */
-  private PanelData forecastData(TableForecasts.Outcome outcome) {
-    JsonArray series = ForecastChart.series(outcome);
-    return new PanelData(
-        ForecastChart.option(outcome),
-        series,
-        Charts.summary(series, outcome.zone()),
-        new JsonArray(outcome.notices()),
-        ForecastChart.range(outcome));
-  }
-
   /** A saved chart's document, checked to be one. */
   public Future<JsonObject> chartFile(Workspace ws, String path) {
     return blocking(
         () -> {
           JsonObject chart = parse(ws, path);
-          if (!Charts.FORMAT.equals(chart.getString("format"))) {
+          if (!ChartDocuments.FORMAT.equals(chart.getString("format"))) {
             throw new CallerException(
                 "'"
                     + path

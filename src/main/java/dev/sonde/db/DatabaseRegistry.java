@@ -302,6 +302,7 @@ public final class DatabaseRegistry implements AutoCloseable {
     Call call =
         new Call(
             "the demo generation of " + connection,
+            null,
             Long.MAX_VALUE,
             null,
             (step, message) -> {

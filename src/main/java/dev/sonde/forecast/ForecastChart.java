@@ -1,7 +1,7 @@
 package dev.sonde.forecast;
 
 import dev.sonde.core.Times;
-import dev.sonde.timeseries.Charts;
+import dev.sonde.tools.ChartDocuments;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -11,7 +11,6 @@ import io.vertx.core.json.JsonObject;
  * series per tag: the history, the forecast, and each band as a lower edge plus a stacked width.
  */
 public final class ForecastChart {
-  public static final String KIND = "forecast";
   private static final String BAND_COLOR_95 = "rgba(74,120,176,0.15)";
   private static final String BAND_COLOR_80 = "rgba(74,120,176,0.3)";
 
@@ -20,11 +19,11 @@ public final class ForecastChart {
   /** The file to save: the forecast spec and the drawing, no data. */
   public static JsonObject document(TableForecasts.Outcome outcome) {
     return new JsonObject()
-        .put("format", Charts.FORMAT)
-        .put("version", Charts.VERSION)
+        .put("format", ChartDocuments.FORMAT)
+        .put("version", ChartDocuments.VERSION)
         .put("connection", outcome.connection())
         .put("table", outcome.table())
-        .put("kind", KIND)
+        .put("kind", ChartDocuments.FORECAST_KIND)
         .put(
             "tags",
             new JsonArray(outcome.tags().stream().map(TableForecasts.TagForecast::tag).toList()))

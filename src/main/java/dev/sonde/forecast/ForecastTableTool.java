@@ -2,7 +2,7 @@ package dev.sonde.forecast;
 
 import dev.sonde.core.Call;
 import dev.sonde.core.Times;
-import dev.sonde.timeseries.Charts;
+import dev.sonde.tools.ChartDocuments;
 import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.FamilyServices;
@@ -118,7 +118,7 @@ final class ForecastTableTool implements Tool {
     String filename = ctx.args().getString("filename");
     ZoneId zone = TimezoneArg.zone(services, ctx);
     if (filename != null) {
-      Charts.checkFilename(filename, request.getString("table", ""));
+      ChartDocuments.checkFilename(filename, request.getString("table", ""));
     }
     Call call = ctx.call();
     return forecasts

@@ -5,9 +5,7 @@ import dev.sonde.core.CallerException;
 import dev.sonde.core.Unit;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
-import dev.sonde.timeseries.Charts;
-import dev.sonde.timeseries.TagTable;
-import dev.sonde.timeseries.TagTables;
+import dev.sonde.tools.FamilyAsks;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -46,14 +44,13 @@ public final class TableForecasts {
           Map.entry("arima", "ar"));
 
   private final DatabaseRegistry databases;
-  private final TagTables tagTables;
-  private final Charts charts;
+  private final FamilyAsks asks;
   private final Forecaster forecaster = new Forecaster();
 
-  public TableForecasts(DatabaseRegistry databases, TagTables tagTables, Charts charts) {
+  /** Forecasts over {@code databases}, their tag tables read by asking the time-series family. */
+  public TableForecasts(DatabaseRegistry databases, FamilyAsks asks) {
     this.databases = databases;
-    this.tagTables = tagTables;
-    this.charts = charts;
+    this.asks = asks;
   }
 
   /** One tag's history (bucket times and values) and its forecast. */
@@ -97,17 +94,19 @@ public final class TableForecasts {
     }
     Database db = databases.get(connection);
     List<String> notices = new ArrayList<>();
-    return tagTables
-        .find(db, tableName)
+    List<String> asked = askedTags(spec);
+    boolean chooseByCount = asked.isEmpty() || asked.size() > MAX_TAGS;
+    return asks.tagStats(db.name(), tableName, chooseByCount, false, call)
         .compose(
-            table -> tagsFor(db, table, spec, notices, call).map(tags -> Map.entry(table, tags)))
-        .compose(
-            found -> {
-              call.step("fetch", "reading " + found.getValue() + " from " + tableName);
-              List<Future<Charts.Compiled>> fetches = new ArrayList<>();
-              for (String tag : found.getValue()) {
+            stats -> {
+              String table = stats.getString("table");
+              List<String> tags =
+                  chooseByCount ? byCount(table, asked, stats, notices) : List.copyOf(asked);
+              call.step("fetch", "reading " + tags + " from " + tableName);
+              List<Future<JsonObject>> fetches = new ArrayList<>();
+              for (String tag : tags) {
                 fetches.add(
-                    charts.compile(connection, chartSpec(spec, tag), zone, MAX_POINTS, call));
+                    asks.chartData(db.name(), chartSpec(spec, tag), zone, MAX_POINTS, call));
               }
               return Future.all(fetches)
                   .compose(
@@ -116,9 +115,9 @@ public final class TableForecasts {
                               () ->
                                   fit(
                                       db.name(),
-                                      found.getKey(),
-                                      found.getValue(),
-                                      all.<Charts.Compiled>list(),
+                                      table,
+                                      tags,
+                                      all.<JsonObject>list(),
                                       spec,
                                       choice,
                                       zone,
@@ -127,8 +126,8 @@ public final class TableForecasts {
             });
   }
 
-  private Future<List<String>> tagsFor(
-      Database db, TagTable table, JsonObject spec, List<String> notices, Call call) {
+  /** The tags the spec names: {@code tag}, then {@code tags}. */
+  private static List<String> askedTags(JsonObject spec) {
     List<String> asked = new ArrayList<>();
     Object tags = spec.getValue("tags");
     if (tags instanceof JsonArray a) {
@@ -139,32 +138,33 @@ public final class TableForecasts {
     if (spec.getValue("tag") instanceof String s && !asked.contains(s)) {
       asked.add(0, s);
     }
-    if (!asked.isEmpty() && asked.size() <= MAX_TAGS) {
-      return Future.succeededFuture(asked);
+    return asked;
+  }
+
+  /**
+   * The tags to forecast when none or too many were named: the busiest one, or the {@link
+   * #MAX_TAGS} busiest of those named, said in a notice.
+   */
+  private static List<String> byCount(
+      String table, List<String> asked, JsonObject stats, List<String> notices) {
+    List<String> byCount =
+        stats.getJsonArray("by_count", new JsonArray()).stream().map(String::valueOf).toList();
+    if (asked.isEmpty()) {
+      if (byCount.isEmpty()) {
+        throw new CallerException(table + " has no rows");
+      }
+      notices.add(
+          "no tag was named: forecasting " + byCount.get(0) + ", the tag with the most data");
+      return List.of(byCount.get(0));
     }
-    return tagTables
-        .byCount(db, table, call)
-        .map(
-            byCount -> {
-              if (asked.isEmpty()) {
-                if (byCount.isEmpty()) {
-                  throw new CallerException(table.table().name() + " has no rows");
-                }
-                notices.add(
-                    "no tag was named: forecasting "
-                        + byCount.get(0)
-                        + ", the tag with the most data");
-                return List.of(byCount.get(0));
-              }
-              List<String> kept = byCount.stream().filter(asked::contains).limit(MAX_TAGS).toList();
-              notices.add(
-                  asked.size()
-                      + " tags were named; forecasting the "
-                      + MAX_TAGS
-                      + " with the most data: "
-                      + kept);
-              return kept;
-            });
+    List<String> kept = byCount.stream().filter(asked::contains).limit(MAX_TAGS).toList();
+    notices.add(
+        asked.size()
+            + " tags were named; forecasting the "
+            + MAX_TAGS
+            + " with the most data: "
+            + kept);
+    return kept;
   }
 
   private static JsonObject chartSpec(JsonObject spec, String tag) {
@@ -190,9 +190,9 @@ public final class TableForecasts {
 
   private Outcome fit(
       String connection,
-      TagTable table,
+      String table,
       List<String> tags,
-      List<Charts.Compiled> fetched,
+      List<JsonObject> fetched,
       JsonObject spec,
       Forecaster.Choice choice,
       ZoneId zone,
@@ -203,8 +203,8 @@ public final class TableForecasts {
     int horizon = 0;
     for (int i = 0; i < tags.size(); i++) {
       String tag = tags.get(i);
-      Charts.Compiled compiled = fetched.get(i);
-      JsonObject plan = compiled.document().getJsonObject("plan");
+      JsonObject compiled = fetched.get(i);
+      JsonObject plan = compiled.getJsonObject("document").getJsonObject("plan");
       plan.getJsonArray("notices", new JsonArray()).forEach(n -> notices.add(tag + ": " + n));
       String unitName = plan.getString("unit");
       int multiple = plan.getInteger("multiple", 1);
@@ -215,7 +215,11 @@ public final class TableForecasts {
       }
       unitLabel = multiple + " " + unit.specName();
       Bucketed series =
-          bucketed(compiled.series().getJsonObject(0).getJsonArray("data"), unit, multiple, zone);
+          bucketed(
+              compiled.getJsonArray("series").getJsonObject(0).getJsonArray("data"),
+              unit,
+              multiple,
+              zone);
       if (series.filled() > 0) {
         notices.add(tag + ": " + series.filled() + " empty buckets were filled by interpolation");
       }
@@ -253,22 +257,12 @@ public final class TableForecasts {
     }
     JsonObject output = spec.getJsonObject("output", new JsonObject());
     String title =
-        output.getString(
-            "title", "Forecast of " + String.join(", ", tags) + " in " + table.table().name());
+        output.getString("title", "Forecast of " + String.join(", ", tags) + " in " + table);
     String subtitle =
         output.getString(
             "subtitle", horizon + " × " + unitLabel + " ahead, models ranked by backtest MASE");
     return new Outcome(
-        connection,
-        table.table().name(),
-        unitLabel,
-        horizon,
-        zone,
-        title,
-        subtitle,
-        notices,
-        out,
-        spec.copy());
+        connection, table, unitLabel, horizon, zone, title, subtitle, notices, out, spec.copy());
   }
 
   /**

@@ -8,9 +8,7 @@ import dev.sonde.core.HtmlPage;
 import dev.sonde.core.Times;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
-import dev.sonde.timeseries.Charts;
-import dev.sonde.timeseries.TagTable;
-import dev.sonde.timeseries.TagTables;
+import dev.sonde.tools.FamilyAsks;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -47,15 +45,13 @@ public final class AnalysisReports {
           .build();
 
   private final DatabaseRegistry databases;
-  private final TagTables tagTables;
-  private final Charts charts;
+  private final FamilyAsks asks;
   private final ReportTemplates templates;
 
-  public AnalysisReports(
-      DatabaseRegistry databases, TagTables tagTables, Charts charts, ReportTemplates templates) {
+  /** Reports over {@code databases}, their tag tables read by asking the time-series family. */
+  public AnalysisReports(DatabaseRegistry databases, FamilyAsks asks, ReportTemplates templates) {
     this.databases = databases;
-    this.tagTables = tagTables;
-    this.charts = charts;
+    this.asks = asks;
     this.templates = templates;
   }
 
@@ -89,48 +85,32 @@ public final class AnalysisReports {
     List<String> notices = new ArrayList<>();
     boolean named = request.templateId() != null && !request.templateId().isBlank();
     boolean tagged = request.tags() != null && !request.tags().isEmpty();
-    return tagTables
-        .find(db, request.table())
+    // per-tag counts scan the table where no hour rollup is current: read them only to pick tags
+    // or a template
+    return asks.tagStats(db.name(), request.table(), !(named && tagged), !named, call)
         .compose(
-            table -> {
-              // per-tag counts scan the table where no hour rollup is current: read them once,
-              // and only to pick tags or a template
-              Future<Map<String, Long>> counts =
-                  named && tagged
-                      ? Future.succeededFuture(Map.of())
-                      : tagTables.counts(db, table, call);
-              return counts.compose(
-                  byTag -> {
-                    List<String> tags = tagged ? request.tags() : busiest(byTag, notices);
-                    if (named) {
-                      ReportTemplates.Choice choice =
-                          new ReportTemplates.Choice(
-                              templates.get(request.templateId()), "named by the caller");
-                      return fetch(connection, table, tags, choice, request, zone, notices, call);
-                    }
-                    return tagTables
-                        .spans(table)
-                        .compose(
-                            spans ->
-                                fetch(
-                                    connection,
-                                    table,
-                                    tags,
-                                    templates.choose(
-                                        table.table().name(),
-                                        tags,
-                                        rate(spans.byTag(), byTag, tags)),
-                                    request,
-                                    zone,
-                                    notices,
-                                    call));
-                  });
+            stats -> {
+              Table table = new Table(stats.getString("table"), stats.getString("qualified"));
+              List<String> tags = tagged ? request.tags() : busiest(stats, notices);
+              ReportTemplates.Choice choice =
+                  named
+                      ? new ReportTemplates.Choice(
+                          templates.get(request.templateId()), "named by the caller")
+                      : templates.choose(
+                          table.name(),
+                          tags,
+                          rate(stats.getJsonObject("spans"), stats.getJsonObject("counts"), tags));
+              return fetch(db.name(), table, tags, choice, request, zone, notices, call);
             });
   }
 
+  /** The tag table reported on: its name and its qualified name. */
+  private record Table(String name, String qualified) {}
+
   /** The tags with the most values, when the caller names none, said in a notice. */
-  private static List<String> busiest(Map<String, Long> counts, List<String> notices) {
-    List<String> byCount = TagTables.busiestFirst(counts);
+  private static List<String> busiest(JsonObject stats, List<String> notices) {
+    List<String> byCount =
+        stats.getJsonArray("by_count", new JsonArray()).stream().map(String::valueOf).toList();
     if (byCount.isEmpty()) {
       throw new CallerException("the table has no rows to report on");
     }
@@ -147,14 +127,13 @@ public final class AnalysisReports {
   }
 
   /** The highest sample rate (per second) among the tags: values over their time span. */
-  private static double rate(
-      Map<String, long[]> spans, Map<String, Long> counts, List<String> tags) {
+  private static double rate(JsonObject spans, JsonObject counts, List<String> tags) {
     double best = 0;
     for (String tag : tags) {
-      long[] span = spans.get(tag);
-      Long count = counts.get(tag);
-      if (span != null && count != null && span[1] > span[0]) {
-        best = Math.max(best, count * 1000.0 / (span[1] - span[0]));
+      JsonArray span = spans.getJsonArray(tag);
+      Long count = counts.getLong(tag);
+      if (span != null && count != null && span.getLong(1) > span.getLong(0)) {
+        best = Math.max(best, count * 1000.0 / (span.getLong(1) - span.getLong(0)));
       }
     }
     return best;
@@ -162,7 +141,7 @@ public final class AnalysisReports {
 
   private Future<Prepared> fetch(
       String connection,
-      TagTable table,
+      Table table,
       List<String> tags,
       ReportTemplates.Choice choice,
       Request request,
@@ -173,16 +152,17 @@ public final class AnalysisReports {
     boolean raw =
         template.wantsRaw()
             && (request.rollupUnit() == null || template instanceof VibrationTemplate);
-    List<Future<Charts.Compiled>> fetches = new ArrayList<>();
+    List<Future<JsonObject>> fetches = new ArrayList<>();
     for (String tag : tags) {
       fetches.add(
-          charts.compile(connection, spec(table, tag, raw, request, "metrics"), zone, call));
+          asks.chartData(connection, spec(table, tag, raw, request, "metrics"), zone, null, call));
     }
     boolean candles = template instanceof FinanceTemplate;
     String priceTag = candles ? priceTag(tags) : null;
     if (candles) {
       fetches.add(
-          charts.compile(connection, spec(table, priceTag, false, request, "ohlc"), zone, call));
+          asks.chartData(
+              connection, spec(table, priceTag, false, request, "ohlc"), zone, null, call));
     }
     return Future.all(fetches)
         .compose(
@@ -194,14 +174,16 @@ public final class AnalysisReports {
                       long first = Long.MAX_VALUE;
                       long last = Long.MIN_VALUE;
                       for (int i = 0; i < tags.size(); i++) {
-                        Charts.Compiled c = all.resultAt(i);
-                        JsonObject plan = c.document().getJsonObject("plan");
+                        JsonObject c = all.resultAt(i);
+                        JsonObject plan = c.getJsonObject("document").getJsonObject("plan");
                         String tag = tags.get(i);
                         plan.getJsonArray("notices", new JsonArray())
                             .forEach(n -> notices.add(tag + ": " + n));
                         unit = unitOf(plan);
                         Series s =
-                            series(tags.get(i), c.series().getJsonObject(0).getJsonArray("data"));
+                            series(
+                                tags.get(i),
+                                c.getJsonArray("series").getJsonObject(0).getJsonArray("data"));
                         series.add(s);
                         if (s.times().length > 0) {
                           first = Math.min(first, s.times()[0]);
@@ -209,14 +191,12 @@ public final class AnalysisReports {
                         }
                       }
                       ReportData.Candles ohlc =
-                          candles
-                              ? candles(priceTag, all.<Charts.Compiled>resultAt(tags.size()))
-                              : null;
+                          candles ? candles(priceTag, all.<JsonObject>resultAt(tags.size())) : null;
                       Analysis analysis = template.analyse(new ReportData(zone, series, ohlc));
                       return new Prepared(
                           template,
                           choice.reason(),
-                          table.table().name(),
+                          table.name(),
                           tags,
                           unit,
                           zone,
@@ -233,9 +213,9 @@ public final class AnalysisReports {
   }
 
   private static JsonObject spec(
-      TagTable table, String tag, boolean raw, Request request, String kind) {
+      Table table, String tag, boolean raw, Request request, String kind) {
     JsonObject spec =
-        new JsonObject().put("kind", kind).put("table", table.table().qualified()).put("tag", tag);
+        new JsonObject().put("kind", kind).put("table", table.qualified()).put("tag", tag);
     if (kind.equals("metrics")) {
       spec.put(
           "metrics",
@@ -283,8 +263,8 @@ public final class AnalysisReports {
     return new Series(tag, t, v);
   }
 
-  private static ReportData.Candles candles(String tag, Charts.Compiled compiled) {
-    JsonArray data = compiled.series().getJsonObject(0).getJsonArray("data");
+  private static ReportData.Candles candles(String tag, JsonObject compiled) {
+    JsonArray data = compiled.getJsonArray("series").getJsonObject(0).getJsonArray("data");
     long[] times = new long[data.size()];
     double[][] ocLh = new double[data.size()][];
     for (int i = 0; i < data.size(); i++) {

@@ -1,7 +1,6 @@
 package dev.sonde.schema;
 
 import dev.sonde.db.Database;
-import dev.sonde.timeseries.TagTable;
 import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
@@ -71,27 +70,18 @@ final class DescribeTableTool implements Tool {
     return described.compose(
         d ->
             services
-                .tagTables()
-                .list(db)
-                .compose(
-                    tags -> {
-                      TagTable tag =
-                          tags.stream()
-                              .filter(t -> t.table().qualified().equals(d.getString("table")))
-                              .findFirst()
-                              .orElse(null);
-                      if (tag == null) {
-                        return Future.succeededFuture(
-                            ToolResult.structured(
+                .asks()
+                .tagProfile(db.name(), d.getString("table"), zone, ctx.call())
+                .map(
+                    answer ->
+                        answer.containsKey("profile")
+                            ? ToolResult.structured(
+                                d.put("kind", "TAG")
+                                    .put("profile", answer.getJsonObject("profile")))
+                            : ToolResult.structured(
                                 d.put(
                                     "profile_note",
                                     "profile describes tag tables (tag name, time, value);"
-                                        + " this is a plain table")));
-                      }
-                      return services
-                          .tagTables()
-                          .profile(db, tag, zone, ctx.call())
-                          .map(p -> ToolResult.structured(d.put("kind", "TAG").put("profile", p)));
-                    }));
+                                        + " this is a plain table"))));
   }
 }

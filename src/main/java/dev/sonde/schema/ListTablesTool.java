@@ -2,8 +2,6 @@ package dev.sonde.schema;
 
 import dev.sonde.db.Database;
 import dev.sonde.db.TableRef;
-import dev.sonde.timeseries.TagTable;
-import dev.sonde.timeseries.TagTables;
 import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
@@ -17,8 +15,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /** Every table and view, fully qualified, with its kind. */
 final class ListTablesTool implements Tool {
@@ -45,16 +41,10 @@ final class ListTablesTool implements Tool {
     return spec;
   }
 
-  /** Tag tables as TAG, Sonde's rollup tables as ROLLUP. */
-  private static List<TableRef> withTimeSeriesKinds(List<TableRef> tables, List<TagTable> tags) {
-    Set<String> tagNames =
-        tags.stream().map(t -> t.table().qualified()).collect(Collectors.toSet());
+  /** Tag tables as TAG, Sonde's rollup tables as ROLLUP, as the time-series family knows them. */
+  private static List<TableRef> withTimeSeriesKinds(List<TableRef> tables, JsonObject kinds) {
     return tables.stream()
-        .map(
-            t ->
-                tagNames.contains(t.qualified())
-                    ? t.withKind("TAG")
-                    : TagTables.isRollup(t) ? t.withKind("ROLLUP") : t)
+        .map(t -> kinds.containsKey(t.qualified()) ? t.withKind(kinds.getString(t.qualified())) : t)
         .toList();
   }
 
@@ -65,11 +55,11 @@ final class ListTablesTool implements Tool {
         .compose(
             tables ->
                 services
-                    .tagTables()
-                    .list(db)
+                    .asks()
+                    .tableKinds(db.name(), ctx.call())
                     // the tables are listed even when tag detection cannot read the catalog
-                    .otherwise(List.of())
-                    .map(tagTables -> withTimeSeriesKinds(tables, tagTables)))
+                    .otherwise(new JsonObject())
+                    .map(kinds -> withTimeSeriesKinds(tables, kinds)))
         .map(
             tables -> {
               JsonArray list = new JsonArray();

@@ -7,6 +7,7 @@ import dev.sonde.core.Times;
 import dev.sonde.core.Unit;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
+import dev.sonde.tools.ChartDocuments;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -25,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Compiles a chart spec into SQL over a tag table (or its rollups), runs it once, and gives the
@@ -34,13 +34,9 @@ import java.util.regex.Pattern;
  * it follows the data and never runs SQL read back from a file.
  */
 public final class Charts {
-  public static final String FORMAT = "sonde.chart";
-  public static final int VERSION = 1;
   private static final List<String> AGGS =
       List.of("avg", "max", "min", "sum", "count", "sumsq", "raw");
   private static final int RAW_POINTS = 10_000;
-  private static final Pattern CHART_FILE =
-      Pattern.compile("([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)\\.chart\\.json");
   private static final long QUARTER_HOUR = 15 * 60_000L;
 
   private final DatabaseRegistry databases;
@@ -614,8 +610,8 @@ public final class Charts {
             + unitLabel;
     JsonObject document =
         new JsonObject()
-            .put("format", FORMAT)
-            .put("version", VERSION)
+            .put("format", ChartDocuments.FORMAT)
+            .put("version", ChartDocuments.VERSION)
             .put("connection", a.db().name())
             .put("table", a.table().table().qualified())
             .put("kind", a.kind().name().toLowerCase(Locale.ROOT))
@@ -639,7 +635,7 @@ public final class Charts {
                             + plan.getJsonObject("range").getString("end")),
                     series,
                     a.zone()));
-    return new Compiled(document, series, summary(series, a.zone()));
+    return new Compiled(document, series, ChartDocuments.summary(series, a.zone()));
   }
 
   private static String defaultTitle(ChartKind kind, List<String> tags, List<Metric> metrics) {
@@ -650,57 +646,5 @@ public final class Charts {
       case GEOMAP -> "position (" + tags.get(0) + ", " + tags.get(1) + ")";
       case TAGS -> String.join(" vs ", tags) + " (" + metrics.get(0).label() + ")";
     };
-  }
-
-  /** Per series: points, first and last bucket, min, max and last value. */
-  public static JsonObject summary(JsonArray series, ZoneId zone) {
-    JsonArray out = new JsonArray();
-    for (Object o : series) {
-      JsonObject s = (JsonObject) o;
-      JsonArray data = s.getJsonArray("data");
-      JsonObject one = new JsonObject().put("name", s.getString("name")).put("points", data.size());
-      if (!data.isEmpty()) {
-        double min = Double.POSITIVE_INFINITY;
-        double max = Double.NEGATIVE_INFINITY;
-        for (Object p : data) {
-          Double v = ((JsonArray) p).getDouble(1);
-          if (v != null) {
-            min = Math.min(min, v);
-            max = Math.max(max, v);
-          }
-        }
-        JsonArray last = data.getJsonArray(data.size() - 1);
-        one.put("first_time", Times.readable(data.getJsonArray(0).getLong(0), zone))
-            .put("last_time", Times.readable(last.getLong(0), zone))
-            .put("min", min)
-            .put("max", max)
-            .put("last", last.getValue(1));
-      }
-      out.add(one);
-    }
-    return new JsonObject().put("series", out);
-  }
-
-  /** TABLE/name.chart.json, ASCII, in the folder of the chart's table. */
-  public static void checkFilename(String filename, String table) {
-    var m = CHART_FILE.matcher(filename);
-    if (!m.matches()) {
-      throw new CallerException(
-          "filename "
-              + Quote.of(filename)
-              + " must look like TABLE/name.chart.json in ASCII letters, digits, '.', '_' or '-',"
-              + " e.g. EXAMPLE/temperature.chart.json");
-    }
-    String bare = table.contains(".") ? table.substring(table.lastIndexOf('.') + 1) : table;
-    if (!m.group(1).equalsIgnoreCase(bare)) {
-      throw new CallerException(
-          "filename "
-              + Quote.of(filename)
-              + " must be in the folder of its table: "
-              + bare
-              + "/"
-              + m.group(2)
-              + ".chart.json");
-    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.sonde.timeseries;
 
+import dev.sonde.tools.ChartDocuments;
 import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
@@ -90,7 +91,7 @@ final class CompileChartTool implements Tool {
     JsonObject chartSpec = ctx.args().getJsonObject("spec");
     String filename = ctx.args().getString("filename");
     if (filename != null) {
-      Charts.checkFilename(filename, chartSpec.getString("table", ""));
+      ChartDocuments.checkFilename(filename, chartSpec.getString("table", ""));
     }
     ZoneId zone = TimezoneArg.zone(services, ctx);
     Workspace workspace = filename == null ? null : services.workspaces().of(ctx.account());

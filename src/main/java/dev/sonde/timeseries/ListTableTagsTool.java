@@ -33,8 +33,11 @@ final class ListTableTagsTool implements Tool {
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
-  ListTableTagsTool(FamilyServices services) {
+  private final TagTables tagTables;
+
+  ListTableTagsTool(FamilyServices services, TagTables tagTables) {
     this.services = services;
+    this.tagTables = tagTables;
   }
 
   @Override
@@ -45,13 +48,11 @@ final class ListTableTagsTool implements Tool {
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
     Database db = ConnectionArg.database(services, ctx);
-    return services
-        .tagTables()
+    return tagTables
         .find(db, ctx.args().getString("table_name"))
         .compose(
             table ->
-                services
-                    .tagTables()
+                tagTables
                     .tags(table)
                     .map(
                         tags ->

@@ -1,20 +1,24 @@
 package dev.sonde.timeseries;
 
+import dev.sonde.tools.FamilyAsks;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.FamilyVerticle;
-import java.util.List;
+import java.util.stream.Stream;
 
 /** Tag tables: their tags, and charts compiled from small specs into verified queries. */
 public final class TimeSeriesFamilyVerticle extends FamilyVerticle {
-  public static final String FAMILY = "timeseries";
+  public static final String FAMILY = FamilyAsks.TIME_SERIES;
 
-  public TimeSeriesFamilyVerticle(FamilyServices services, Charts charts) {
+  public TimeSeriesFamilyVerticle(FamilyServices services, TagTables tagTables, Charts charts) {
     super(
         FAMILY,
         services,
-        List.of(
-            new ListTableTagsTool(services),
-            new CompileChartTool(services, charts, "compile_chart_from_spec"),
-            new CompileChartTool(services, charts, "compile_tql_from_spec")));
+        Stream.concat(
+                Stream.of(
+                    new ListTableTagsTool(services, tagTables),
+                    new CompileChartTool(services, charts, "compile_chart_from_spec"),
+                    new CompileChartTool(services, charts, "compile_tql_from_spec")),
+                TimeSeriesOperations.all(services, tagTables, charts).stream())
+            .toList());
   }
 }

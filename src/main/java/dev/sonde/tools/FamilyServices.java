@@ -4,7 +4,6 @@ import dev.sonde.config.SondeConfig;
 import dev.sonde.core.CallerException;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.jobs.JobRegistry;
-import dev.sonde.timeseries.TagTables;
 import dev.sonde.workspace.Workspaces;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -17,15 +16,15 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * What every family is given at construction: configuration, the node's jobs, its databases and the
- * accounts' workspaces.
+ * What every family is given at construction: configuration, the node's jobs, its databases, the
+ * accounts' workspaces, and the way to ask other families.
  */
 public record FamilyServices(
     SondeConfig config,
     JobRegistry jobs,
     DatabaseRegistry databases,
     Workspaces workspaces,
-    TagTables tagTables) {
+    FamilyAsks asks) {
   private static final DateTimeFormatter REPORT_STAMP =
       DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS");
 

@@ -114,6 +114,7 @@ public abstract class FamilyVerticle extends VerticleBase {
     Call call =
         new Call(
             name,
+            msg.headers().get(CallHeaders.ACCOUNT),
             Long.parseLong(msg.headers().get(CallHeaders.DEADLINE)),
             workers,
             (step, message) -> {

@@ -30,6 +30,11 @@ public record ToolResult(JsonArray content, JsonObject structuredContent, boolea
         false);
   }
 
+  /** An operation's answer for another part of Sonde: its JSON alone, with no text rendering. */
+  public static ToolResult data(JsonObject structured) {
+    return new ToolResult(new JsonArray(), structured, false);
+  }
+
   public static ToolResult content(JsonArray blocks) {
     return new ToolResult(blocks, null, false);
   }

@@ -1,19 +1,16 @@
 package dev.sonde.web;
 
+import dev.sonde.core.Call;
 import dev.sonde.core.CallerException;
-import dev.sonde.tools.CallHeaders;
-import dev.sonde.tools.ToolResult;
+import dev.sonde.tools.FamilyAsks;
 import dev.sonde.tools.Viewer;
 import dev.sonde.workspace.Workspace;
 import dev.sonde.workspace.Workspaces;
-import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
-import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,19 +27,19 @@ public final class DashboardsApi {
       "sandbox allow-scripts allow-modals; default-src 'none'; script-src 'unsafe-inline';"
           + " style-src 'unsafe-inline'; img-src data: blob:";
 
-  private final Vertx vertx;
+  private final FamilyAsks asks;
   private final Workspaces workspaces;
   private final WorkerExecutor files;
   private final String account;
   private final long timeoutMillis;
 
   public DashboardsApi(
-      Vertx vertx,
+      FamilyAsks asks,
       Workspaces workspaces,
       WorkerExecutor files,
       String account,
       long timeoutMillis) {
-    this.vertx = vertx;
+    this.asks = asks;
     this.workspaces = workspaces;
     this.files = files;
     this.account = account;
@@ -88,18 +85,8 @@ public final class DashboardsApi {
                     .putHeader("Content-Security-Policy", REPORT_POLICY)
                     .putHeader("X-Content-Type-Options", "nosniff")
                     .end(io.vertx.core.buffer.Buffer.buffer(ar.result()));
-              } else if (ar.cause() instanceof CallerException refused) {
-                String message = refused.getMessage();
-                json(
-                    ctx.response(),
-                    message.startsWith("no ") ? 404 : 400,
-                    new JsonObject().put("error", message));
               } else {
-                LOG.warn("{} failed", ctx.request().path(), ar.cause());
-                json(
-                    ctx.response(),
-                    500,
-                    new JsonObject().put("error", "the request could not be answered"));
+                refused(ctx, ar.cause());
               }
             });
   }
@@ -117,60 +104,46 @@ public final class DashboardsApi {
   }
 
   /**
-   * Asks the dashboard family and answers with what it says: its result, a caller's error as 404
-   * (nothing there) or 400 with its message, anything else as 500. A request whose browser goes
-   * away before the answer is cancelled.
+   * Asks the dashboard family and answers with what it says. A request whose browser goes away
+   * before the answer is cancelled.
    */
   private void reply(RoutingContext ctx, String operation, JsonObject args) {
-    String callId = UUID.randomUUID().toString();
-    DeliveryOptions options =
-        new DeliveryOptions()
-            .setSendTimeout(timeoutMillis + 5_000)
-            .addHeader(CallHeaders.TOOL, operation)
-            .addHeader(CallHeaders.ACCOUNT, account)
-            .addHeader(
-                CallHeaders.DEADLINE, String.valueOf(System.currentTimeMillis() + timeoutMillis))
-            .addHeader(CallHeaders.CALL, callId);
+    Call call =
+        new Call(
+            operation, account, System.currentTimeMillis() + timeoutMillis, null, Call.Steps.NONE);
     HttpServerResponse response = ctx.response();
     response.closeHandler(
         v -> {
           if (!response.ended()) {
-            vertx
-                .eventBus()
-                .publish(
-                    CallHeaders.CANCEL_ADDRESS,
-                    new JsonObject()
-                        .put("call", callId)
-                        .put("reason", "the viewer closed the request"));
+            call.stop("the viewer closed the request");
           }
         });
-    vertx
-        .eventBus()
-        .<ToolResult>request(CallHeaders.FAMILY_PREFIX + Viewer.FAMILY, args, options)
+    asks.ask(Viewer.FAMILY, operation, args, call)
         .onComplete(
             ar -> {
               if (response.closed()) {
                 return;
               }
-              if (ar.failed()) {
-                LOG.warn("{} failed: {}", ctx.request().path(), ar.cause().getMessage());
-                json(
-                    response,
-                    500,
-                    new JsonObject().put("error", "the request could not be answered"));
-                return;
-              }
-              ToolResult result = ar.result().body();
-              if (result.isError()) {
-                String message = result.firstText();
-                json(
-                    response,
-                    message.startsWith("no ") ? 404 : 400,
-                    new JsonObject().put("error", message));
+              if (ar.succeeded()) {
+                json(response, 200, ar.result());
               } else {
-                json(response, 200, result.structuredContent());
+                refused(ctx, ar.cause());
               }
             });
+  }
+
+  /** A caller's error as 404 (nothing there) or 400 with its message, anything else as 500. */
+  private static void refused(RoutingContext ctx, Throwable failure) {
+    if (failure instanceof CallerException refused) {
+      String message = refused.getMessage();
+      json(
+          ctx.response(),
+          message.startsWith("no ") ? 404 : 400,
+          new JsonObject().put("error", message));
+      return;
+    }
+    LOG.warn("{} failed", ctx.request().path(), failure);
+    json(ctx.response(), 500, new JsonObject().put("error", "the request could not be answered"));
   }
 
   private static void json(HttpServerResponse response, int status, JsonObject body) {

@@ -33,6 +33,7 @@ class ToolsListGoldenTest {
                 null,
                 null,
                 null,
+                null,
                 new DocsLibrary(SondeConfig.defaults(), () -> "")))
         .forEach(family -> family.specs().forEach(s -> listing.add(s.toJson())));
     String actual = listing.encodePrettily() + "\n";

@@ -1,48 +1,42 @@
 package dev.sonde.dashboard;
 
 import dev.sonde.core.Call;
+import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.FamilyServices;
-import dev.sonde.tools.Schemas;
-import dev.sonde.tools.ToolAnnotations;
-import dev.sonde.tools.ToolContext;
-import dev.sonde.tools.ToolSpec;
+import dev.sonde.tools.Operation;
 import dev.sonde.tools.Viewer;
 import dev.sonde.workspace.Workspace;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 
-/** One of the dashboard viewer's {@link Viewer} operations over the calling account's workspace. */
-final class ViewerOperation extends DashboardTool {
+/** The dashboard viewer's {@link Viewer} operations over the calling account's workspace. */
+final class ViewerOperations {
   private interface Answer {
     Future<JsonObject> of(Dashboards dashboards, Workspace ws, JsonObject args, Call call);
   }
 
-  private final Answer answer;
+  private ViewerOperations() {}
 
-  private ViewerOperation(
+  /** {@code name} answered on the family's pool: it reads the account's files. */
+  private static Operation of(
       FamilyServices services, Dashboards dashboards, String name, Answer answer) {
-    super(
-        services,
-        dashboards,
-        ToolSpec.builder(name)
-            .description("The dashboard viewer's " + name)
-            .input(Schemas.object())
-            .annotations(ToolAnnotations.READ_ONLY)
-            .unlisted());
-    this.answer = answer;
+    return Operation.of(
+        name,
+        ExecutionMode.WORKER,
+        ctx ->
+            answer.of(dashboards, services.workspaces().of(ctx.account()), ctx.args(), ctx.call()));
   }
 
-  static List<ViewerOperation> all(FamilyServices services, Dashboards dashboards) {
+  static List<Operation> all(FamilyServices services, Dashboards dashboards) {
     return List.of(
-        new ViewerOperation(
-            services, dashboards, Viewer.LIST, (d, ws, args, call) -> d.listing(ws)),
-        new ViewerOperation(
+        of(services, dashboards, Viewer.LIST, (d, ws, args, call) -> d.listing(ws)),
+        of(
             services,
             dashboards,
             Viewer.DASHBOARD,
             (d, ws, args, call) -> d.read(ws, args.getString("path"))),
-        new ViewerOperation(
+        of(
             services,
             dashboards,
             Viewer.PANEL_DATA,
@@ -56,7 +50,7 @@ final class ViewerOperation extends DashboardTool {
                         args.getString("tz"),
                         call)
                     .map(data -> json(args.getString("id"), data))),
-        new ViewerOperation(
+        of(
             services,
             dashboards,
             Viewer.CHART_DATA,
@@ -79,10 +73,5 @@ final class ViewerOperation extends DashboardTool {
         .put("summary", data.summary())
         .put("notices", data.notices())
         .put("range", data.range());
-  }
-
-  @Override
-  Future<JsonObject> answer(ToolContext ctx, Workspace ws) {
-    return answer.of(dashboards, ws, ctx.args(), ctx.call());
   }
 }
