@@ -4,11 +4,14 @@ import dev.sonde.chatbi.Retriever.Retrieved;
 import dev.sonde.config.SondeConfig.ChatBiConfig;
 import dev.sonde.core.Call;
 import dev.sonde.core.CallerException;
+import dev.sonde.core.CancelledException;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.db.QueryRequest;
+import dev.sonde.tools.FamilyVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
@@ -25,17 +28,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * chat_bi's pipeline: a question to verified SQL and its rows, one traced step each (retrieve;
  * prompt, llm and extract when a model is configured, else generate; validate; execute). The answer
  * is the reference system's envelope; a question it cannot answer is {@code success: false} with
- * the reason and the steps done. Runs on a worker thread: {@code await} waits for the database.
+ * the reason and the steps done.
  */
 public final class ChatBi {
   public static final String EMPTY_QUESTION_ZH = "自然语言问句（nlq）不能为空";
   public static final String EMPTY_QUESTION_EN = "The question (nlq) is empty; ask something.";
   private static final DateTimeFormatter REQ_ID = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
-
-  /** Waits for a database future on the calling worker thread. */
-  public interface Await {
-    <T> T await(Future<T> future) throws InterruptedException;
-  }
 
   /** Receives each step as it ends, with the milliseconds since the question arrived. */
   public interface Steps {
@@ -57,6 +55,7 @@ public final class ChatBi {
   private final DatabaseRegistry databases;
   private final ChatBiConfig config;
   private final Traces traces;
+  private final WorkerExecutor traceWriter;
   private final ModelClient model;
   private final Map<String, Retriever> retrievers = new ConcurrentHashMap<>();
   private final DatabaseValues databaseValues = new DatabaseValues();
@@ -71,68 +70,143 @@ public final class ChatBi {
     this.databases = databases;
     this.config = config;
     this.traces = new Traces(dataDir.resolve("chatbi").resolve("trace"), config);
+    this.traceWriter = FamilyVerticle.pool(vertx, "chatbi-traces", 1);
     this.model =
         config.llm().provider().equals("none") ? null : new ModelClient(config.llm(), environment);
   }
 
-  /** The envelope answering {@code nlq} over {@code domain} (null: the default one). */
-  public JsonObject ask(String nlq, String domain, ZoneId zone, Call call, Await await, Steps steps)
-      throws InterruptedException {
+  /**
+   * The envelope answering {@code nlq} over {@code domain} (null: the default one). Each step is
+   * composed on the one before; the parser and retriever run on the call's pool, statements on the
+   * database's, the model's answer arrives over non-blocking HTTP: no thread waits for another.
+   */
+  public Future<JsonObject> ask(String nlq, String domain, ZoneId zone, Call call, Steps steps) {
     ZonedDateTime now = ZonedDateTime.now(zone);
     String reqId = REQ_ID.format(now) + "-" + UUID.randomUUID().toString().replace("-", "");
-    Run run = new Run(reqId, steps, call, await);
+    Run run = new Run(reqId, steps, call);
+    Future<JsonObject> answer =
+        nlq == null || nlq.isBlank()
+            ? Future.succeededFuture(
+                run.failure(List.of(EMPTY_QUESTION_ZH, EMPTY_QUESTION_EN), "empty question", ""))
+            : question(run, nlq, domain, now, zone)
+                .compose(
+                    q -> {
+                      if (q == null) {
+                        return Future.succeededFuture(
+                            run.failure(run.errors, run.errors.get(0), ""));
+                      }
+                      return model == null ? generated(run, q) : withModel(run, q);
+                    });
+    // a stopped question ends as stopped, whatever its statement's failure said on the way
+    return answer
+        .transform(
+            done -> {
+              if (call.isStopped()) {
+                return Future.failedFuture(new CancelledException(call.stopReason()));
+              }
+              return done.succeeded()
+                  ? Future.succeededFuture(done.result())
+                  : Future.failedFuture(done.cause());
+            })
+        // traces are appended by one thread, in the order the questions end
+        .eventually(
+            () ->
+                traceWriter.executeBlocking(
+                    () -> {
+                      traces.write(reqId, nlq, run.trace);
+                      return null;
+                    },
+                    true));
+  }
+
+  /**
+   * The question with its domain's context retrieved; null (the reason in {@code run.errors}) when
+   * the domain cannot be loaded or its values read.
+   */
+  private Future<Question> question(
+      Run run, String nlq, String domain, ZonedDateTime now, ZoneId zone) {
+    Ontology declared;
+    Database db;
     try {
-      if (nlq == null || nlq.isBlank()) {
-        return run.failure(List.of(EMPTY_QUESTION_ZH, EMPTY_QUESTION_EN), "empty question", "");
-      }
-      Ontology ontology;
-      Database db;
-      try {
-        Ontology declared = Ontologies.load(Path.of(config.ontology())).choose(domain);
-        db = databases.get(declared.connection());
-        ontology = databaseValues.filled(declared, db, call, await);
-      } catch (CallerException e) {
-        return run.failure(List.of(e.getMessage()), e.getMessage(), "");
-      }
-      Retriever retriever =
-          retrievers.compute(
-              ontology.domain(),
-              (k, old) ->
-                  old != null && old.ontology().equals(ontology) ? old : new Retriever(ontology));
-      Retrieved found = retriever.retrieve(nlq, true);
-      run.step(
-          "retrieve",
-          true,
-          found.matches().size()
-              + " items and "
-              + found.values().size()
-              + " values matched; tables "
-              + found.tables(),
-          found.toJson().put("domain", ontology.domain()));
-      return model == null
-          ? generated(run, new Question(ontology, db, found, nlq, now, zone))
-          : withModel(run, new Question(ontology, db, found, nlq, now, zone));
-    } finally {
-      traces.write(reqId, nlq, run.trace);
+      declared = Ontologies.load(Path.of(config.ontology())).choose(domain);
+      db = databases.get(declared.connection());
+    } catch (CallerException e) {
+      run.errors.add(e.getMessage());
+      return Future.succeededFuture();
     }
+    return databaseValues
+        .filled(declared, db, run.call)
+        .compose(
+            ontology ->
+                run.call.blocking(
+                    () -> {
+                      Retriever retriever =
+                          retrievers.compute(
+                              ontology.domain(),
+                              (k, old) ->
+                                  old != null && old.ontology().equals(ontology)
+                                      ? old
+                                      : new Retriever(ontology));
+                      Retrieved found = retriever.retrieve(nlq, true);
+                      run.step(
+                          "retrieve",
+                          true,
+                          found.matches().size()
+                              + " items and "
+                              + found.values().size()
+                              + " values matched; tables "
+                              + found.tables(),
+                          found.toJson().put("domain", ontology.domain()));
+                      return new Question(ontology, db, found, nlq, now, zone);
+                    }))
+        .recover(
+            failure -> {
+              if (failure instanceof CallerException e) {
+                run.errors.add(e.getMessage());
+                return Future.succeededFuture();
+              }
+              return Future.failedFuture(failure);
+            });
   }
 
   /** The embedded generator's SQL, validated and run; a failure says which step stopped it. */
-  private JsonObject generated(Run run, Question q) throws InterruptedException {
-    String sql = generate(run, q);
-    if (sql == null) {
-      return run.failure(run.errors, run.errors.get(run.errors.size() - 1), run.sql);
-    }
-    try {
-      return run.success(sql, execute(run, q, sql));
-    } catch (CallerException e) {
-      return run.failure(
-          List.of("查询执行失败 / execution failed: " + e.getMessage()), e.getMessage(), sql);
-    }
+  private Future<JsonObject> generated(Run run, Question q) {
+    return run.call
+        .blocking(() -> generate(run, q))
+        .compose(
+            sql ->
+                sql == null
+                    ? Future.succeededFuture()
+                    : run.validate(q, sql)
+                        .map(refused -> refused == null ? sql : refusedSql(run, refused)))
+        .compose(
+            sql -> {
+              if (sql == null) {
+                return Future.succeededFuture(
+                    run.failure(run.errors, run.errors.get(run.errors.size() - 1), run.sql));
+              }
+              return execute(run, q, sql)
+                  .map(data -> run.success(sql, data))
+                  .recover(
+                      failure ->
+                          failure instanceof CallerException e
+                              ? Future.succeededFuture(
+                                  run.failure(
+                                      List.of("查询执行失败 / execution failed: " + e.getMessage()),
+                                      e.getMessage(),
+                                      sql))
+                              : Future.failedFuture(failure));
+            });
   }
 
-  /** The embedded generator, then validation; null (with the reason) when either fails. */
-  private String generate(Run run, Question q) throws InterruptedException {
+  /** A refused SQL's reason kept among the errors; no SQL goes on. */
+  private static String refusedSql(Run run, String refused) {
+    run.errors.add("SQL 校验失败 / validation failed: " + refused);
+    return null;
+  }
+
+  /** The embedded generator's SQL; null (with the reason) when it does not understand. */
+  private String generate(Run run, Question q) {
     SemanticParser parser = new SemanticParser(q.ontology(), q.db().dialectName());
     String sql;
     QueryPlan plan;
@@ -150,11 +224,6 @@ public final class ChatBi {
         true,
         "embedded semantic parser: " + String.join("; ", plan.understood()),
         new JsonObject().put("sql", sql).put("understood", new JsonArray(plan.understood())));
-    String refused = run.validate(q, sql);
-    if (refused != null) {
-      run.errors.add("SQL 校验失败 / validation failed: " + refused);
-      return null;
-    }
     return sql;
   }
 
@@ -163,7 +232,7 @@ public final class ChatBi {
    * goes back to the model with the reason, at most {@code retries} times. An unreachable model
    * falls back to the embedded generator, said in the trace.
    */
-  private JsonObject withModel(Run run, Question q) throws InterruptedException {
+  private Future<JsonObject> withModel(Run run, Question q) {
     String system = Prompt.system(q.db().dialectName());
     String user = Prompt.user(q.ontology(), q.found(), q.nlq(), q.now().toLocalDate());
     run.step(
@@ -171,72 +240,135 @@ public final class ChatBi {
         true,
         "context of " + q.found().tables().size() + " tables for " + model.provider(),
         new JsonObject().put("chars", system.length() + user.length()));
-    String retry = "";
-    for (int attempt = 0; attempt <= config.llm().retries(); attempt++) {
-      ModelClient.Answer answer;
-      try {
-        answer = model.ask(system, user + retry);
-      } catch (ModelClient.Unreachable e) {
-        run.step(
-            "llm",
-            false,
-            e.getMessage() + "; falling back to the embedded generator",
-            new JsonObject().put("provider", model.provider()).put("model", model.model()));
-        return generated(run, q);
-      }
-      run.step(
-          "llm",
-          true,
-          answer.model() + " answered" + (attempt > 0 ? " (retry " + attempt + ")" : ""),
-          new JsonObject()
-              .put("provider", model.provider())
-              .put("model", answer.model())
-              .put("prompt_tokens", answer.promptTokens())
-              .put("completion_tokens", answer.completionTokens())
-              .put("attempt", attempt + 1));
-      String sql = Prompt.extract(answer.text());
-      if (sql == null) {
-        run.step("extract", false, "the answer has no SQL code block", new JsonObject());
-        retry = "\n\n" + Prompt.retry(answer.text(), "no SQL SELECT in a ```sql code block");
-        run.errors.add("the model's answer had no SQL");
-        continue;
-      }
-      run.sql = sql;
-      run.step(
-          "extract", true, "SQL from the answer's code block", new JsonObject().put("sql", sql));
-      String refused = run.validate(q, sql);
-      if (refused == null) {
-        try {
-          return run.success(sql, execute(run, q, sql));
-        } catch (CallerException e) {
-          refused = e.getMessage();
-          run.errors.add("查询执行失败 / execution failed: " + refused);
-        }
-      } else {
-        run.errors.add("SQL 校验失败 / validation failed: " + refused);
-      }
-      retry = "\n\n" + Prompt.retry(sql, refused);
+    return attempt(run, q, system, user, 0, "");
+  }
+
+  /** One round with the model: {@code retry} carries what was wrong with the last answer. */
+  private Future<JsonObject> attempt(
+      Run run, Question q, String system, String user, int attempt, String retry) {
+    if (attempt > config.llm().retries()) {
+      return Future.succeededFuture(
+          run.failure(run.errors, run.errors.get(run.errors.size() - 1), run.sql));
     }
-    return run.failure(run.errors, run.errors.get(run.errors.size() - 1), run.sql);
+    return model
+        .ask(system, user + retry, run.call)
+        .compose(
+            answer -> {
+              run.step(
+                  "llm",
+                  true,
+                  answer.model() + " answered" + (attempt > 0 ? " (retry " + attempt + ")" : ""),
+                  new JsonObject()
+                      .put("provider", model.provider())
+                      .put("model", answer.model())
+                      .put("prompt_tokens", answer.promptTokens())
+                      .put("completion_tokens", answer.completionTokens())
+                      .put("attempt", attempt + 1));
+              String sql = Prompt.extract(answer.text());
+              if (sql == null) {
+                run.step("extract", false, "the answer has no SQL code block", new JsonObject());
+                run.errors.add("the model's answer had no SQL");
+                return attempt(
+                    run,
+                    q,
+                    system,
+                    user,
+                    attempt + 1,
+                    "\n\n" + Prompt.retry(answer.text(), "no SQL SELECT in a ```sql code block"));
+              }
+              run.sql = sql;
+              run.step(
+                  "extract",
+                  true,
+                  "SQL from the answer's code block",
+                  new JsonObject().put("sql", sql));
+              return run.validate(q, sql)
+                  .compose(
+                      refused -> {
+                        if (refused != null) {
+                          run.errors.add("SQL 校验失败 / validation failed: " + refused);
+                          return attempt(
+                              run,
+                              q,
+                              system,
+                              user,
+                              attempt + 1,
+                              "\n\n" + Prompt.retry(sql, refused));
+                        }
+                        return execute(run, q, sql)
+                            .map(data -> run.success(sql, data))
+                            .recover(
+                                failure -> {
+                                  if (!(failure instanceof CallerException e)) {
+                                    return Future.failedFuture(failure);
+                                  }
+                                  run.errors.add("查询执行失败 / execution failed: " + e.getMessage());
+                                  return attempt(
+                                      run,
+                                      q,
+                                      system,
+                                      user,
+                                      attempt + 1,
+                                      "\n\n" + Prompt.retry(sql, e.getMessage()));
+                                });
+                      });
+            },
+            failure -> {
+              if (!(failure instanceof ModelClient.Unreachable e)) {
+                return Future.failedFuture(failure);
+              }
+              run.step(
+                  "llm",
+                  false,
+                  e.getMessage() + "; falling back to the embedded generator",
+                  new JsonObject().put("provider", model.provider()).put("model", model.model()));
+              return generated(run, q);
+            });
   }
 
   /**
    * Runs the validated SQL: the envelope's data, rows keyed by column; a failure is recorded as a
-   * failed step and rethrown for the caller to report or send back to the model.
+   * failed step and passed on for the caller to report or send back to the model.
    */
-  private JsonObject execute(Run run, Question q, String sql) throws InterruptedException {
+  private Future<JsonObject> execute(Run run, Question q, String sql) {
     Database db = q.db();
     ZoneId zone = q.zone();
-    Await await = run.await;
-    JsonObject result;
-    try {
-      result =
-          await.await(
-              db.query(new QueryRequest(sql, config.rowCap(), false, "iso", zone), run.call));
-    } catch (CallerException e) {
-      run.step("execute", false, e.getMessage(), new JsonObject());
-      throw e;
-    }
+    return db.query(new QueryRequest(sql, config.rowCap(), false, "iso", zone), run.call)
+        .onFailure(
+            failure -> {
+              if (failure instanceof CallerException e) {
+                run.step("execute", false, e.getMessage(), new JsonObject());
+              }
+            })
+        .compose(
+            result -> {
+              boolean truncated = result.getBoolean("truncated", false);
+              Future<Long> actual =
+                  !truncated
+                      ? Future.succeededFuture((long) result.getJsonArray("rows").size())
+                      : db.query(
+                              new QueryRequest(
+                                  "SELECT COUNT(*) FROM (" + sql + ") AS answer",
+                                  1,
+                                  false,
+                                  "iso",
+                                  zone),
+                              run.call)
+                          .map(
+                              count ->
+                                  ((Number) count.getJsonArray("rows").getJsonArray(0).getValue(0))
+                                      .longValue())
+                          .recover(
+                              failure ->
+                                  failure instanceof CallerException
+                                      ? Future.succeededFuture(-1L)
+                                      : Future.failedFuture(failure));
+              return actual.map(rows -> data(run, result, truncated, rows));
+            });
+  }
+
+  /** The rows keyed by column, with their count and whether there were more. */
+  private static JsonObject data(Run run, JsonObject result, boolean truncated, long actual) {
     List<String> columns = new ArrayList<>();
     result.getJsonArray("columns").forEach(c -> columns.add(((JsonObject) c).getString("name")));
     JsonArray rows = new JsonArray();
@@ -247,21 +379,6 @@ public final class ChatBi {
         object.put(columns.get(i), row.getValue(i));
       }
       rows.add(object);
-    }
-    boolean truncated = result.getBoolean("truncated", false);
-    long actual = rows.size();
-    if (truncated) {
-      try {
-        JsonObject count =
-            await.await(
-                db.query(
-                    new QueryRequest(
-                        "SELECT COUNT(*) FROM (" + sql + ") AS answer", 1, false, "iso", zone),
-                    run.call));
-        actual = ((Number) count.getJsonArray("rows").getJsonArray(0).getValue(0)).longValue();
-      } catch (CallerException e) {
-        actual = -1;
-      }
     }
     JsonObject data =
         new JsonObject()
@@ -292,18 +409,16 @@ public final class ChatBi {
     final String reqId;
     final Steps listener;
     final Call call;
-    final Await await;
     final long started = System.nanoTime();
     long last = started;
     final List<TraceStep> trace = new ArrayList<>();
     final List<String> errors = new ArrayList<>();
     String sql = "";
 
-    Run(String reqId, Steps listener, Call call, Await await) {
+    Run(String reqId, Steps listener, Call call) {
       this.reqId = reqId;
       this.listener = listener;
       this.call = call;
-      this.await = await;
     }
 
     /** Records a step, then stops here when the call was stopped meanwhile. */
@@ -320,31 +435,43 @@ public final class ChatBi {
      * The databases guard, the AST check against the domain, then EXPLAIN within the configured
      * time: null when the SQL passes all three, else what stopped it.
      */
-    String validate(Question q, String candidate) throws InterruptedException {
-      Ontology ontology = q.ontology();
+    Future<String> validate(Question q, String candidate) {
       Database db = q.db();
       JsonObject data = new JsonObject();
-      String refused = null;
-      try {
-        await.await(db.guard(candidate));
-        data.put("guard", "read-only, one statement");
-        List<String> problems = SqlCheck.problems(candidate, ontology);
-        if (!problems.isEmpty()) {
-          refused = String.join("; ", problems);
-          data.put("ast", new JsonArray(problems));
-        } else {
-          data.put("ast", "tables and joins are the domain's");
-          data.put("explain", firstLines(explain(db, candidate, call, await)));
-        }
-      } catch (CallerException e) {
-        refused = e.getMessage();
-      }
-      step(
-          "validate",
-          refused == null,
-          refused == null ? "guard, AST and EXPLAIN passed" : refused,
-          data);
-      return refused;
+      return db.guard(candidate)
+          .compose(
+              guarded -> {
+                data.put("guard", "read-only, one statement");
+                return call.blocking(() -> SqlCheck.problems(candidate, q.ontology()));
+              })
+          .compose(
+              problems -> {
+                if (!problems.isEmpty()) {
+                  data.put("ast", new JsonArray(problems));
+                  return Future.succeededFuture(String.join("; ", problems));
+                }
+                data.put("ast", "tables and joins are the domain's");
+                return explain(db, candidate, call)
+                    .map(
+                        plan -> {
+                          data.put("explain", firstLines(plan));
+                          return (String) null;
+                        });
+              })
+          .recover(
+              failure ->
+                  failure instanceof CallerException e
+                      ? Future.succeededFuture(e.getMessage())
+                      : Future.failedFuture(failure))
+          .map(
+              refused -> {
+                step(
+                    "validate",
+                    refused == null,
+                    refused == null ? "guard, AST and EXPLAIN passed" : refused,
+                    data);
+                return refused;
+              });
     }
 
     JsonObject success(String sql, JsonObject data) {
@@ -395,8 +522,7 @@ public final class ChatBi {
   }
 
   /** EXPLAIN, stopped when it takes longer than the configured dry-run time. */
-  private String explain(Database db, String sql, Call call, Await await)
-      throws InterruptedException {
+  private Future<String> explain(Database db, String sql, Call call) {
     Call dryRun = call.part("EXPLAIN");
     long timer =
         vertx.setTimer(
@@ -404,12 +530,13 @@ public final class ChatBi {
             id ->
                 dryRun.stop(
                     "the dry run took longer than " + config.explainTimeoutSeconds() + " s"));
-    try {
-      return await.await(db.explain(sql, false, dryRun)).getString("plan", "");
-    } finally {
-      vertx.cancelTimer(timer);
-      dryRun.stop("done");
-    }
+    return db.explain(sql, false, dryRun)
+        .map(plan -> plan.getString("plan", ""))
+        .andThen(
+            done -> {
+              vertx.cancelTimer(timer);
+              dryRun.stop("done");
+            });
   }
 
   private static String firstLines(String plan) {

@@ -130,18 +130,17 @@ final class ChatBiTool implements Tool {
   }
 
   @Override
-  public Future<ToolResult> call(ToolContext ctx) throws InterruptedException {
+  public Future<ToolResult> call(ToolContext ctx) {
     Job job = ctx.job();
-    JsonObject envelope =
-        chatBi.ask(
+    return chatBi
+        .ask(
             ctx.args().getString("nlq"),
             ctx.args().getString("domain"),
             TimezoneArg.zone(services, ctx),
             ctx.call(),
-            ctx::await,
             (step, cumulative) ->
-                job.step(step.step(), step.ok(), step.message(), cumulative, null, step.toJson()));
-    return Future.succeededFuture(ToolResult.structured(envelope, text(envelope)));
+                job.step(step.step(), step.ok(), step.message(), cumulative, null, step.toJson()))
+        .map(envelope -> ToolResult.structured(envelope, text(envelope)));
   }
 
   /** A short answer sentence, a table preview and the SQL, for clients that show only text. */

@@ -36,53 +36,74 @@ final class DatabaseValues {
   private final Map<String, Loaded> cache = new ConcurrentHashMap<>();
 
   /** {@code ontology} with its database-read dictionaries filled in (declared entries first). */
-  Ontology filled(Ontology ontology, Database db, Call call, ChatBi.Await await)
-      throws InterruptedException {
+  Future<Ontology> filled(Ontology ontology, Database db, Call call) {
     if (ontology.values().stream().noneMatch(ValueDictionary::fromDatabase)) {
-      return ontology;
+      return Future.succeededFuture(ontology);
     }
-    List<ValueDictionary> out = new ArrayList<>();
+    // one column at a time, so a domain of many dictionaries holds one connection, not all
+    Future<List<ValueDictionary>> out = Future.succeededFuture(new ArrayList<>());
     for (ValueDictionary d : ontology.values()) {
-      if (!d.fromDatabase()) {
-        out.add(d);
-        continue;
-      }
-      String key = ontology.connection() + "\u0000" + d.column().toLowerCase(Locale.ROOT);
-      Loaded loaded = cache.get(key);
-      if (loaded == null || loaded.at().plus(FRESH).isBefore(Instant.now())) {
-        loaded = new Loaded(read(d.column(), db, call, await), Instant.now());
-        cache.put(key, loaded);
-      }
-      Set<String> declared = new HashSet<>();
-      d.entries().forEach(v -> declared.add(v.value().toLowerCase(Locale.ROOT)));
-      List<Value> entries = new ArrayList<>(d.entries());
-      for (String v : loaded.values()) {
-        if (declared.add(v.toLowerCase(Locale.ROOT))) {
-          entries.add(new Value(v, List.of()));
-        }
-      }
-      out.add(new ValueDictionary(d.column(), entries, true));
+      out =
+          out.compose(
+              done ->
+                  (d.fromDatabase() ? filled(ontology, d, db, call) : Future.succeededFuture(d))
+                      .map(
+                          one -> {
+                            done.add(one);
+                            return done;
+                          }));
     }
-    return ontology.withValues(out);
+    return out.map(ontology::withValues);
   }
 
-  private static List<String> read(String column, Database db, Call call, ChatBi.Await await)
-      throws InterruptedException {
-    List<Object> values =
-        await.await(
-            distinct(db, db.quote(Ontology.tableOf(column)), Ontology.columnOf(column), MAX, call));
-    if (values.size() > MAX) {
-      LOG.warn(
-          "{} has more than {} distinct values; none are linked from the database", column, MAX);
-      return List.of();
-    }
-    List<String> out = new ArrayList<>();
-    for (Object v : values) {
-      if (v instanceof String s && !s.isBlank() && s.length() <= MAX_LENGTH) {
-        out.add(s);
-      }
-    }
-    return out;
+  /** One database-read dictionary: its declared entries, then the column's distinct values. */
+  private Future<ValueDictionary> filled(
+      Ontology ontology, ValueDictionary d, Database db, Call call) {
+    String key = ontology.connection() + "\u0000" + d.column().toLowerCase(Locale.ROOT);
+    Loaded cached = cache.get(key);
+    Future<Loaded> loaded =
+        cached != null && !cached.at().plus(FRESH).isBefore(Instant.now())
+            ? Future.succeededFuture(cached)
+            : read(d.column(), db, call)
+                .map(
+                    values -> {
+                      Loaded fresh = new Loaded(values, Instant.now());
+                      cache.put(key, fresh);
+                      return fresh;
+                    });
+    return loaded.map(
+        l -> {
+          Set<String> declared = new HashSet<>();
+          d.entries().forEach(v -> declared.add(v.value().toLowerCase(Locale.ROOT)));
+          List<Value> entries = new ArrayList<>(d.entries());
+          for (String v : l.values()) {
+            if (declared.add(v.toLowerCase(Locale.ROOT))) {
+              entries.add(new Value(v, List.of()));
+            }
+          }
+          return new ValueDictionary(d.column(), entries, true);
+        });
+  }
+
+  private static Future<List<String>> read(String column, Database db, Call call) {
+    return distinct(db, db.quote(Ontology.tableOf(column)), Ontology.columnOf(column), MAX, call)
+        .map(
+            values -> {
+              if (values.size() > MAX) {
+                LOG.warn(
+                    "{} has more than {} distinct values; none are linked from the database",
+                    column,
+                    MAX);
+                return List.of();
+              }
+              List<String> out = new ArrayList<>();
+              for (Object v : values) {
+                if (v instanceof String s && !s.isBlank() && s.length() <= MAX_LENGTH) {
+                  out.add(s);
+                }
+              }
+              return out;
+            });
   }
 
   /**

@@ -1,15 +1,19 @@
 package dev.sonde.chatbi;
 
 import dev.sonde.config.SondeConfig.LlmConfig;
+import dev.sonde.core.Call;
+import dev.sonde.core.CancelledException;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * A chat model over HTTP: OpenAI's {@code /v1/chat/completions} (any server that speaks it) or
@@ -47,7 +51,11 @@ final class ModelClient {
     return config.provider();
   }
 
-  Answer ask(String system, String user) throws Unreachable, InterruptedException {
+  /**
+   * The model's answer to one prompt, over non-blocking HTTP; stopping {@code call} abandons the
+   * request. An unreachable or unreadable model fails with {@link Unreachable}.
+   */
+  Future<Answer> ask(String system, String user, Call call) {
     JsonArray messages =
         new JsonArray()
             .add(new JsonObject().put("role", "system").put("content", system))
@@ -72,18 +80,44 @@ final class ModelClient {
     if (!apiKey.isEmpty()) {
       request.header("Authorization", "Bearer " + apiKey);
     }
-    HttpResponse<String> response;
+    CompletableFuture<HttpResponse<String>> sent;
     try {
-      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    } catch (IOException | IllegalArgumentException e) {
-      throw new Unreachable(
-          config.provider()
-              + " at "
-              + base
-              + " did not answer ("
-              + e.getClass().getSimpleName()
-              + ")");
+      sent = http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(unreachable(base, e));
     }
+    Runnable unhook = call.onStop(() -> sent.cancel(true));
+    return Future.fromCompletionStage(sent)
+        .andThen(done -> unhook.run())
+        .transform(
+            done -> {
+              if (call.isStopped()) {
+                return Future.failedFuture(new CancelledException(call.stopReason()));
+              }
+              if (done.failed()) {
+                return Future.failedFuture(unreachable(base, done.cause()));
+              }
+              try {
+                return Future.succeededFuture(answer(done.result(), ollama));
+              } catch (Unreachable e) {
+                return Future.failedFuture(e);
+              }
+            });
+  }
+
+  private Unreachable unreachable(String base, Throwable cause) {
+    Throwable root =
+        cause instanceof CompletionException && cause.getCause() != null ? cause.getCause() : cause;
+    return new Unreachable(
+        config.provider()
+            + " at "
+            + base
+            + " did not answer ("
+            + root.getClass().getSimpleName()
+            + ")");
+  }
+
+  private Answer answer(HttpResponse<String> response, boolean ollama) throws Unreachable {
     if (response.statusCode() / 100 != 2) {
       throw new Unreachable(config.provider() + " answered HTTP " + response.statusCode());
     }

@@ -2,7 +2,6 @@ package dev.sonde.tools;
 
 import dev.sonde.core.Call;
 import dev.sonde.core.CallerException;
-import dev.sonde.core.CancelledException;
 import dev.sonde.jobs.Job;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -10,7 +9,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -123,34 +121,6 @@ public final class ToolContext {
     } catch (TimeoutException e) {
       throw new CallerException("the client did not answer " + method + " in time");
     }
-  }
-
-  /**
-   * Waits for {@code future} on the worker thread running the tool, at most until the call stops or
-   * passes its deadline; a failure is rethrown as it is when unchecked.
-   */
-  public <T> T await(Future<T> future) throws InterruptedException {
-    long wait = Math.max(1, deadline() - System.currentTimeMillis());
-    try {
-      CompletableFuture.anyOf(
-              future.toCompletionStage().toCompletableFuture(),
-              call.whenStopped().toCompletionStage().toCompletableFuture())
-          .get(wait, TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      // the work failed: rethrown below, as it is
-    } catch (TimeoutException e) {
-      throw new CallerException(tool() + " did not finish before its deadline");
-    }
-    if (!future.isComplete()) {
-      throw new CancelledException(call.stopReason());
-    }
-    if (future.failed()) {
-      if (future.cause() instanceof RuntimeException unchecked) {
-        throw unchecked;
-      }
-      throw new IllegalStateException(future.cause());
-    }
-    return future.result();
   }
 
   public boolean isCancelled() {

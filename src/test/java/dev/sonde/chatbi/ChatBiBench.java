@@ -19,13 +19,13 @@ public final class ChatBiBench {
     StringBuilder out = new StringBuilder("## chat_bi without a model (bash bench/chatbi-run)\n\n");
     ChatBi chinook = Evaluation.chatBi(Evaluation.CHINOOK);
     long first = System.nanoTime();
-    chinook.ask(
-        "How much money did we make?",
-        "chinook",
-        ZoneOffset.UTC,
-        Evaluation.CALL,
-        Evaluation::await,
-        (s, ms) -> {});
+    Evaluation.await(
+        chinook.ask(
+            "How much money did we make?",
+            "chinook",
+            ZoneOffset.UTC,
+            Evaluation.CALL,
+            (s, ms) -> {}));
     out.append(
         String.format(
             Locale.ROOT,

@@ -115,13 +115,8 @@ class ChatBiModelTest {
             config,
             data,
             Map.of("SONDE_TEST_KEY", "sk-secret-123"));
-    return chatBi.ask(
-        question,
-        "retail",
-        ZoneOffset.UTC,
-        Evaluation.CALL,
-        Evaluation::await,
-        (step, millis) -> {});
+    return Evaluation.await(
+        chatBi.ask(question, "retail", ZoneOffset.UTC, Evaluation.CALL, (step, millis) -> {}));
   }
 
   static List<String> steps(JsonObject envelope) {

@@ -28,12 +28,10 @@ class ChatBiOnGeographyTest {
   static void fill() throws Exception {
     Database db = DatabaseSonde.get().sonde().databases().get("geo");
     geo =
-        new DatabaseValues()
-            .filled(
-                Ontologies.load(Path.of(Evaluation.GEO)).choose("geo"),
-                db,
-                Evaluation.CALL,
-                Evaluation::await);
+        Evaluation.await(
+            new DatabaseValues()
+                .filled(
+                    Ontologies.load(Path.of(Evaluation.GEO)).choose("geo"), db, Evaluation.CALL));
     retriever = new Retriever(geo);
   }
 
@@ -115,8 +113,8 @@ class ChatBiOnGeographyTest {
             new String[] {"what state borders the least states", "border"},
             new String[] {"what is the highest point in the us", "names a column of each"})) {
       JsonObject envelope =
-          chatBi.ask(
-              asked[0], "geo", ZoneOffset.UTC, Evaluation.CALL, Evaluation::await, (s, ms) -> {});
+          Evaluation.await(
+              chatBi.ask(asked[0], "geo", ZoneOffset.UTC, Evaluation.CALL, (s, ms) -> {}));
       assertFalse(envelope.getBoolean("success"), envelope.encode());
       assertTrue(
           envelope.getJsonObject("bizresult").getString("error").contains(asked[1]),

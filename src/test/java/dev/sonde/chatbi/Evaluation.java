@@ -7,6 +7,7 @@ import dev.sonde.core.Call;
 import dev.sonde.db.Database;
 import dev.sonde.db.QueryRequest;
 import dev.sonde.support.DatabaseSonde;
+import dev.sonde.tools.FamilyVerticle;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -35,7 +36,9 @@ import java.util.concurrent.TimeoutException;
  */
 final class Evaluation {
   /** The call every evaluated question runs under: never stopped. */
-  static final Call CALL = Call.statementsOnly("evaluation");
+  static final Call CALL =
+      Call.background(
+          "evaluation", FamilyVerticle.pool(DatabaseSonde.get().sonde().vertx(), "evaluation", 2));
 
   record Question(String questionClass, String q, String sql, boolean ordered) {}
 
@@ -150,13 +153,8 @@ final class Evaluation {
       }
       long started = System.nanoTime();
       JsonObject envelope =
-          chatBi.ask(
-              question.q(),
-              domain,
-              ZoneOffset.UTC,
-              Evaluation.CALL,
-              Evaluation::await,
-              (s, ms) -> {});
+          Evaluation.await(
+              chatBi.ask(question.q(), domain, ZoneOffset.UTC, Evaluation.CALL, (s, ms) -> {}));
       long micros = (System.nanoTime() - started) / 1000;
       JsonObject biz = envelope.getJsonObject("bizresult");
       if (!envelope.getBoolean("success")) {

@@ -236,13 +236,13 @@ class OntologyTest {
             folder.resolve("data"),
             Map.of());
     JsonObject envelope =
-        chatBi.ask(
-            "How many tracks are there?",
-            null,
-            ZoneOffset.UTC,
-            Evaluation.CALL,
-            Evaluation::await,
-            (s, ms) -> {});
+        Evaluation.await(
+            chatBi.ask(
+                "How many tracks are there?",
+                null,
+                ZoneOffset.UTC,
+                Evaluation.CALL,
+                (s, ms) -> {}));
     assertTrue(envelope.getBoolean("success"), envelope.encode());
     JsonObject row =
         envelope
@@ -259,13 +259,13 @@ class OntologyTest {
                 v -> v.column().equals("Track.Name") && v.fromDatabase() && v.entries().isEmpty()),
         bootstrapped.values().toString());
     JsonObject named =
-        chatBi.ask(
-            "How many tracks are named Princess of the Dawn?",
-            null,
-            ZoneOffset.UTC,
-            Evaluation.CALL,
-            Evaluation::await,
-            (s, ms) -> {});
+        Evaluation.await(
+            chatBi.ask(
+                "How many tracks are named Princess of the Dawn?",
+                null,
+                ZoneOffset.UTC,
+                Evaluation.CALL,
+                (s, ms) -> {}));
     assertTrue(named.getBoolean("success"), named.encode());
     assertTrue(
         named.getJsonObject("bizresult").getString("sql").contains("'Princess of the Dawn'"),
