@@ -130,10 +130,6 @@ public final class Arg<T> {
     return name;
   }
 
-  boolean isRequired() {
-    return required;
-  }
-
   /** The value in {@code args}, or the default (null without one) when it is absent. */
   T from(JsonObject args) {
     Object value = args.getValue(name);
