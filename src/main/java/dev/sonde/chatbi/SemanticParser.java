@@ -562,7 +562,7 @@ final class SemanticParser {
     StringBuilder out = new StringBuilder(q);
     String lower = q.toLowerCase(Locale.ROOT);
     for (String name : names) {
-      int at = Retriever.indexOf(lower, name);
+      int at = Mentions.indexOf(lower, name);
       if (at >= 0 && lower.length() == q.length()) {
         for (int k = at; k < at + name.length(); k++) {
           out.setCharAt(k, ' ');
@@ -610,7 +610,7 @@ final class SemanticParser {
     if (!c.find() || m.said() == null) {
       return false;
     }
-    int at = Retriever.indexOf(q.toLowerCase(Locale.ROOT), m.said());
+    int at = Mentions.indexOf(q.toLowerCase(Locale.ROOT), m.said());
     return at >= c.end() && q.substring(c.end(), at).trim().split("\\s+").length <= 2;
   }
 
@@ -634,7 +634,7 @@ final class SemanticParser {
       String word = m.group(1);
       boolean first = q.substring(0, m.start()).isBlank();
       String lower = word.toLowerCase(Locale.ROOT);
-      boolean partOfKnown = known.stream().anyMatch(k -> Retriever.indexOf(k, lower) >= 0);
+      boolean partOfKnown = known.stream().anyMatch(k -> Mentions.indexOf(k, lower) >= 0);
       if (!first && !partOfKnown && !COMMON_CAPITALISED.contains(word)) {
         unknown.add(word);
       }
@@ -647,8 +647,8 @@ final class SemanticParser {
       boolean explained =
           FUNCTION_WORDS.contains(word)
               || unknown.stream().anyMatch(u -> u.equalsIgnoreCase(word))
-              || known.stream().anyMatch(k -> Retriever.indexOf(k, word) >= 0)
-              || domainWords.stream().anyMatch(k -> Retriever.indexOf(k, word) >= 0)
+              || known.stream().anyMatch(k -> Mentions.indexOf(k, word) >= 0)
+              || domainWords.stream().anyMatch(k -> Mentions.indexOf(k, word) >= 0)
               || TimeWindows.find(word, java.time.ZonedDateTime.now()) != null;
       if (!explained) {
         unknown.add(word);
@@ -862,7 +862,7 @@ final class SemanticParser {
     int bestDistance = Integer.MAX_VALUE;
     for (Match t : tables) {
       // where the question says it, plural or not ("tracks" for "track")
-      int at = t.said() == null ? -1 : Retriever.indexOf(lower, t.said());
+      int at = t.said() == null ? -1 : Mentions.indexOf(lower, t.said());
       if (at < 0) {
         continue;
       }
@@ -1016,14 +1016,14 @@ final class SemanticParser {
     Match said = relations.get(0);
     Ontology.Term term = term(said);
     String lower = q.toLowerCase(Locale.ROOT);
-    int first = Retriever.indexOf(lower, said.said());
+    int first = Mentions.indexOf(lower, said.said());
     int again =
         first < 0
             ? -1
             : term.words().stream()
                 .mapToInt(
                     w ->
-                        Retriever.indexOf(
+                        Mentions.indexOf(
                             lower.substring(first + said.said().length()),
                             w.toLowerCase(Locale.ROOT)))
                 .max()
