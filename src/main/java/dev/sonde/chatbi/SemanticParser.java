@@ -36,104 +36,9 @@ import java.util.regex.Pattern;
 final class SemanticParser {
   static final int LIST_LIMIT = 200;
 
-  private static final String NUMBER_WORDS =
-      "one|two|three|four|five|six|seven|eight|nine|ten|twenty";
-  private static final Pattern TOP_N =
-      Pattern.compile(
-          "(?i)(?:top|first|best|bottom|worst)\\s*(\\d+)|(\\d+)\\s+(?:best|top|highest|largest|"
-              + "biggest|most|lowest|smallest|least|worst|longest|shortest|tallest|oldest|newest"
-              + "|cheapest|greatest|fewest|densest)|前\\s*(\\d+|[一二两三四五六七八九十]+)\\s*[个名位家款种]?"
-              + "|(?:上位|下位|トップ|ベスト|ワースト)\\s*(\\d+)|(?:상위|하위|탑|톱)\\s*(\\d+)|(\\d+)\\s*(?:위|位)"
-              + "|最[多少高低大小好差]的?\\s*(\\d+|[一二两三四五六七八九十]+)\\s*[个名位家款种]"
-              + "|\\b(\\d{1,3}|"
-              + NUMBER_WORDS
-              + ")\\s+(?:[\\w-]+\\s+){1,3}(?:with|by|having|have|has|had|[a-z]+ed)\\s+"
-              + "the\\s+(?:most|highest|largest|biggest|best|fewest|lowest|least|smallest|worst)"
-              + "|\\b(?:top|first)\\s+("
-              + NUMBER_WORDS
-              + ")\\b");
-  private static final Pattern ASCENDING =
-      Pattern.compile(
-          "(?i)\\b(?:lowest|least|fewest|smallest|shortest|sparsest|cheapest|bottom|worst|minimum)\\b|最低|最少|最小|最短|最差|倒数|下位|ワースト"
-              + "|少な|低い|小さ|최저|최소|가장\\s*적|가장\\s*낮|하위");
-  private static final Pattern SUPERLATIVE =
-      Pattern.compile(
-          "(?i)\\b(?:highest|most|largest|biggest|best|top|greatest|lowest|least|fewest|smallest|worst"
-              + "|longest|shortest|tallest|densest|sparsest|oldest|newest|cheapest)\\b"
-              + "|最高|最多|最大|最好|最低|最少|最小|最も|一番|가장|제일");
-  private static final Pattern ABOVE_AVERAGE =
-      Pattern.compile(
-          "(?i)(?:more|higher|greater|larger|bigger)\\s+(?:\\w+\\s+){0,3}than\\s+(?:the\\s+)?average"
-              + "|above\\s+(?:the\\s+)?average|above-average"
-              + "|高于平均|大于平均|超过平均|多于平均|平均(?:より|以上)(?:も)?(?:多|高|大)|평균보다\\s*(?:많|높|큰|크)|평균\\s*이상");
-  private static final Pattern BELOW_AVERAGE =
-      Pattern.compile(
-          "(?i)(?:less|fewer|lower|smaller)\\s+(?:\\w+\\s+){0,3}than\\s+(?:the\\s+)?average"
-              + "|below\\s+(?:the\\s+)?average|below-average"
-              + "|低于平均|小于平均|少于平均|平均(?:より|以下)(?:も)?(?:少|低|小)|평균보다\\s*(?:적|낮|작)|평균\\s*이하");
-  private static final Pattern MORE_THAN_NUMBER =
-      Pattern.compile(
-          "(?i)(?:more|greater|higher|over|above)\\s+than\\s+(\\d+(?:\\.\\d+)?)|(?:超过|多于|大于|高于)\\s*(\\d+(?:\\.\\d+)?)"
-              + "|(\\d+(?:\\.\\d+)?)\\s*(?:以上|이상|を超える|초과)");
-  private static final Pattern LESS_THAN_NUMBER =
-      Pattern.compile(
-          "(?i)(?:less|fewer|lower|under|below)\\s+than\\s+(\\d+(?:\\.\\d+)?)|(?:少于|低于|小于|不到)\\s*(\\d+(?:\\.\\d+)?)"
-              + "|(\\d+(?:\\.\\d+)?)\\s*(?:以下|이하|未満|미만)");
-
-  private static final Pattern TOP_WITH_THE =
-      Pattern.compile(
-          "(?i)\\btop\\b(?:\\s+\\d+)?\\s+(?:[\\w-]+\\s+){1,3}(?:with|by|having|have|has|had|[a-z]+ed)\\s+the\\s+");
-  private static final Pattern EVERY =
-      Pattern.compile("(?i)\\b(?:all|each|every)\\b|每个|所有|各|すべて|모든");
-  private static final Pattern NEGATION =
-      Pattern.compile(
-          "(?i)\\b(?:not|no|never|without|except|excluding|none)\\b|\\b\\w+n't\\b|没有|不是|除了|以外|(?<!少)ない|없는|아닌|제외");
-  private static final Pattern THAN =
-      Pattern.compile(
-          "(?i)\\b(?:more|less|fewer|higher|lower|greater|smaller|larger|bigger|longer|shorter)\\s+(?:\\w+\\s+){0,3}?than\\b");
-
-  /** Words that rank or compare groups: what a count without "how many" hangs on. */
-  private static final Pattern RANK_OR_COMPARE =
-      Pattern.compile(
-          "(?i)\\b(?:most|fewest|least|more|fewer|less|highest|lowest|top|bottom)\\b|最多|最少|多于|少于|超过"
-              + "|高于|低于|多い|少ない|많은|적은|占比|比例|割合|비율|share|percentage");
-
-  private static final Pattern AVERAGE = Pattern.compile("(?i)\\b(?:average|avg|mean)\\b|平均|평균");
-  private static final Pattern TOTAL = Pattern.compile("(?i)\\b(?:total|sum)\\b|总|合计|合計|총");
-  private static final Pattern MAXIMUM = Pattern.compile("(?i)\\b(?:maximum|max)\\b|最大值|最大|최대");
-  private static final Pattern MINIMUM = Pattern.compile("(?i)\\b(?:minimum|min)\\b|最小值|最小|최소");
-  private static final Pattern COUNT =
-      Pattern.compile(
-          "(?i)\\bhow\\s+many\\b|\\bnumber\\s+of\\b|\\bcount\\b|多少个|多少名|多少位|多少家|几个|几家|数量|有多少|何人|何件|何個|いくつ|몇|수는|수를");
-  private static final Pattern DISTINCT =
-      Pattern.compile("(?i)\\b(?:different|distinct|unique)\\b|不同的?|異なる|서로\\s*다른|고유");
-  private static final Pattern SHARE =
-      Pattern.compile(
-          "(?i)\\b(?:share|percentage|proportion|percent)\\b|占比|比例|份额|割合|シェア|構成比|비율|점유율|비중");
-  private static final Pattern GROUPING =
-      Pattern.compile(
-          "(?i)\\b(?:by|per|each|every)\\s+|\\bfor\\s+each\\b|每个|每一|每|各个|各|按|分别|ごと|別|별|마다|각");
-  private static final Pattern LISTING =
-      Pattern.compile(
-          "(?i)\\b(?:which|what|list|show|name)\\b|哪些|哪个|哪家|哪|是什么|有什么|列出|どの|どれ|何|一覧|어떤|어느|무엇|목록");
-  private static final Pattern PER_PERIOD =
-      Pattern.compile(
-          "(?i)\\b(?:per|by|each|every)\\s+(?:year|quarter|month|week|day)\\b|\\b(?:yearly|annual|annually"
-              + "|quarterly|monthly|weekly|daily)\\b|每年|每个?月|每季度?|每周|每天|每日|按年|按季度?|按月|按周|按天|按日"
-              + "|各年|年度?[別别]|年ごと|四半期[別ごと]|月[別ごと]|週[別ごと]|日[別ごと]|연도별|연별|매년|분기별|월별|매월|주별|일별|매일");
-
-  /** A list cannot be ranked without a measure: "the 5 longest tracks" must not list 200. */
-  private static final Pattern RANKING =
-      Pattern.compile(
-          "(?i)\\b(?:\\w{2,}est|most|least|fewest|top|bottom)\\b|最[^\\s的]|上位|下位|상위|하위|가장\\s*\\S+");
-
   private static final Pattern OWN_SUM =
       Pattern.compile("SUM\\(([A-Za-z_]\\w*)\\.([A-Za-z_]\\w*)\\)");
   private static final Pattern SUM_OF = Pattern.compile("(?is)\\s*SUM\\((.*)\\)\\s*");
-  private static final Pattern HOW_MUCH =
-      Pattern.compile("(?i)\\bhow\\s+much\\b|\\b(?:total|amount)\\b|多少|いくら|얼마");
-  private static final Pattern CAPITALISED = Pattern.compile("\\b([A-Z][a-zA-Z]{2,})\\b");
-
   private final Ontology ontology;
   private final SqlWriter writer;
 
@@ -148,7 +53,7 @@ final class SemanticParser {
     List<String> understood = new ArrayList<>();
     // what the question says counts; a likeness of meaning alone only names a missing metric
     List<Match> metrics = of(found, Kind.METRIC, true);
-    if (metrics.isEmpty() && HOW_MUCH.matcher(q).find()) {
+    if (metrics.isEmpty() && Cues.HOW_MUCH.matcher(q).find()) {
       metrics = of(found, Kind.METRIC, false);
     }
     List<Match> columns = of(found, Kind.COLUMN, true);
@@ -174,7 +79,7 @@ final class SemanticParser {
     boolean rankedBySuperlative = false;
     String measureSaid = null;
     Set<String> used = new LinkedHashSet<>();
-    Aggregation said = aggregationSaid(q);
+    Aggregation said = Cues.aggregation(q);
     if (!metrics.isEmpty()) {
       Ontology.Term term = term(metrics.get(0));
       Matcher sum = SUM_OF.matcher(term.metric());
@@ -191,15 +96,17 @@ final class SemanticParser {
       Match measureColumn =
           columns.stream()
               .filter(m -> role(m) == Role.MEASURE && m.said() != null)
-              .filter(m -> SUPERLATIVE.matcher(m.said()).matches())
+              .filter(m -> Cues.SUPERLATIVE.matcher(m.said()).matches())
               .findFirst()
               .orElse(
                   columns.stream().filter(m -> role(m) == Role.MEASURE).findFirst().orElse(null));
       measureSaid = measureColumn == null ? null : measureColumn.said();
-      rankedBySuperlative = measureSaid != null && SUPERLATIVE.matcher(measureSaid).matches();
+      rankedBySuperlative = measureSaid != null && Cues.SUPERLATIVE.matcher(measureSaid).matches();
       // "how many people" asks for a measure of people, not a count of rows
       boolean countOfMeasure =
-          measureColumn != null && said == Aggregation.COUNT && rightAfter(q, COUNT, measureColumn);
+          measureColumn != null
+              && said == Aggregation.COUNT
+              && rightAfter(q, Cues.COUNT, measureColumn);
       if (measureColumn != null && (said != Aggregation.COUNT || countOfMeasure)) {
         Attribute a = attribute(measureColumn);
         Aggregation aggregation =
@@ -225,7 +132,7 @@ final class SemanticParser {
         columns.remove(distinct);
         understood.add("measure: distinct " + column);
       } else if (said == Aggregation.COUNT || said == Aggregation.COUNT_DISTINCT) {
-        Match counted = counted(q, COUNT, tables, false);
+        Match counted = counted(q, Cues.COUNT, tables, false);
         if (counted == null) {
           throw new NotUnderstood(
               "what to count: name a table this domain knows, e.g. " + tableNames());
@@ -237,7 +144,7 @@ final class SemanticParser {
         // "which artists have the most tracks", "countries with more than 5 customers": a count
         // of the entity next to the superlative or comparison, per the other one
         // Chinese, Japanese and Korean say what is counted before the superlative (曲目最多的艺术家)
-        Match counted = counted(q, RANK_OR_COMPARE, tables, Language.detect(q) != Language.EN);
+        Match counted = counted(q, Cues.RANK_OR_COMPARE, tables, Language.detect(q) != Language.EN);
         countedTable = count(counted, measures, used, tables, understood);
       }
     }
@@ -291,19 +198,19 @@ final class SemanticParser {
     }
 
     // what to group by (with a measure) or to list (without one)
-    boolean grouping = GROUPING.matcher(q).find();
-    boolean listing = LISTING.matcher(q).find();
+    boolean grouping = Cues.GROUPING.matcher(q).find();
+    boolean listing = Cues.LISTING.matcher(q).find();
     String ranks = withoutNames(q, found);
-    Integer n = topN(q);
-    boolean superlative = n == null && SUPERLATIVE.matcher(ranks).find();
+    Integer n = Cues.topN(q);
+    boolean superlative = n == null && Cues.SUPERLATIVE.matcher(ranks).find();
     refuseWhatOnePlanCannotSay(q, ranks);
-    if (n == null && !superlative && !EVERY.matcher(q).find()) {
+    if (n == null && !superlative && !Cues.EVERY.matcher(q).find()) {
       refuseUnscopedSuperlativeNames(found);
     }
-    Matcher above = ABOVE_AVERAGE.matcher(q);
-    Matcher below = BELOW_AVERAGE.matcher(q);
+    Matcher above = Cues.ABOVE_AVERAGE.matcher(q);
+    Matcher below = Cues.BELOW_AVERAGE.matcher(q);
     boolean comparing = above.find() || below.find();
-    Double threshold = threshold(q);
+    Double threshold = Cues.threshold(q);
     List<Output> dimensions = new ArrayList<>();
     List<String> keys = new ArrayList<>();
     boolean asked =
@@ -348,7 +255,7 @@ final class SemanticParser {
       understood.add((measures.isEmpty() ? "show " : "per ") + column);
     }
     // per year, per month, 每月, 월별: a period of the measure's time column, in time order
-    String period = periodSaid(q);
+    String period = Cues.period(q);
     Output periodOutput = null;
     if (period != null) {
       String time = timeColumn(metrics, used);
@@ -402,11 +309,11 @@ final class SemanticParser {
       having =
           new Having(
               measures.get(0).expression(),
-              MORE_THAN_NUMBER.matcher(q).find() ? ">" : "<",
+              Cues.MORE_THAN_NUMBER.matcher(q).find() ? ">" : "<",
               threshold);
       understood.add("groups " + having.operator() + " " + number(threshold));
     }
-    if (SHARE.matcher(q).find() && !measures.isEmpty() && !dimensions.isEmpty()) {
+    if (Cues.SHARE.matcher(q).find() && !measures.isEmpty() && !dimensions.isEmpty()) {
       Output m = measures.get(0);
       measures.add(
           new Output(
@@ -416,7 +323,7 @@ final class SemanticParser {
     }
     Order order = null;
     Integer limit = null;
-    boolean ascending = ASCENDING.matcher(ranks).find();
+    boolean ascending = Cues.ASCENDING.matcher(ranks).find();
     if (periodOutput != null && n == null && !superlative) {
       order = new Order(periodOutput.alias(), false);
     } else if (!measures.isEmpty() && !dimensions.isEmpty()) {
@@ -426,7 +333,7 @@ final class SemanticParser {
         understood.add((ascending ? "bottom " : "top ") + limit);
       }
     } else if (measures.isEmpty()) {
-      Matcher ranking = RANKING.matcher(ranks);
+      Matcher ranking = Cues.RANKING.matcher(ranks);
       if (ranking.find()) {
         throw new NotUnderstood(
             "'"
@@ -489,17 +396,17 @@ final class SemanticParser {
    * value.
    */
   private void refuseWhatOnePlanCannotSay(String q, String ranks) {
-    Matcher negation = NEGATION.matcher(ranks);
+    Matcher negation = Cues.NEGATION.matcher(ranks);
     if (negation.find()) {
       throw new NotUnderstood(
           "'"
               + negation.group()
               + "': the embedded parser does not answer negations; ask for what is, or configure a model (chatbi.llm)");
     }
-    Matcher superlatives = SUPERLATIVE.matcher(ranks);
+    Matcher superlatives = Cues.SUPERLATIVE.matcher(ranks);
     List<String> rankings = new ArrayList<>();
     // "the top 5 customers with the most orders": "top" marks the ranking "most" says
-    boolean topMarks = TOP_WITH_THE.matcher(ranks).find();
+    boolean topMarks = Cues.TOP_WITH_THE.matcher(ranks).find();
     while (superlatives.find()) {
       if (!(topMarks && superlatives.group().equalsIgnoreCase("top"))) {
         rankings.add(superlatives.group());
@@ -510,11 +417,11 @@ final class SemanticParser {
           String.join(" and ", rankings.stream().map(r -> "'" + r + "'").toList())
               + ": the embedded parser ranks by one thing at a time; ask in two questions, or configure a model (chatbi.llm)");
     }
-    Matcher than = THAN.matcher(q);
+    Matcher than = Cues.THAN.matcher(q);
     if (than.find()
-        && !ABOVE_AVERAGE.matcher(q).find()
-        && !BELOW_AVERAGE.matcher(q).find()
-        && threshold(q) == null) {
+        && !Cues.ABOVE_AVERAGE.matcher(q).find()
+        && !Cues.BELOW_AVERAGE.matcher(q).find()
+        && Cues.threshold(q) == null) {
       throw new NotUnderstood(
           "'"
               + than.group()
@@ -535,7 +442,7 @@ final class SemanticParser {
     found.matches().stream()
         .filter(m -> m.said() != null && m.lexical() > 0)
         .filter(m -> m.item().kind() == Kind.COLUMN && role(m) != Role.MEASURE)
-        .filter(m -> SUPERLATIVE.matcher(m.said()).find())
+        .filter(m -> Cues.SUPERLATIVE.matcher(m.said()).find())
         .findFirst()
         .ifPresent(
             m -> {
@@ -623,7 +530,7 @@ final class SemanticParser {
    * knows ("sales in Paris") would be silently dropped filters: refuse them by name.
    */
   private void checkNamesAreKnown(String q, Retrieved found) {
-    Matcher m = CAPITALISED.matcher(q);
+    Matcher m = Cues.CAPITALISED.matcher(q);
     Set<String> known = new LinkedHashSet<>();
     found.values().forEach(v -> known.add(v.text().toLowerCase(Locale.ROOT)));
     found
@@ -635,17 +542,17 @@ final class SemanticParser {
       boolean first = q.substring(0, m.start()).isBlank();
       String lower = word.toLowerCase(Locale.ROOT);
       boolean partOfKnown = known.stream().anyMatch(k -> Mentions.indexOf(k, lower) >= 0);
-      if (!first && !partOfKnown && !COMMON_CAPITALISED.contains(word)) {
+      if (!first && !partOfKnown && !Cues.COMMON_CAPITALISED.contains(word)) {
         unknown.add(word);
       }
     }
     // lower-case names too, where a name goes: "the population of denver", "people in austin"
-    Matcher named = AFTER_PREPOSITION.matcher(q.toLowerCase(Locale.ROOT));
+    Matcher named = Cues.AFTER_PREPOSITION.matcher(q.toLowerCase(Locale.ROOT));
     List<String> domainWords = domainWords();
     while (named.find()) {
       String word = named.group(1);
       boolean explained =
-          FUNCTION_WORDS.contains(word)
+          Cues.FUNCTION_WORDS.contains(word)
               || unknown.stream().anyMatch(u -> u.equalsIgnoreCase(word))
               || known.stream().anyMatch(k -> Mentions.indexOf(k, word) >= 0)
               || domainWords.stream().anyMatch(k -> Mentions.indexOf(k, word) >= 0)
@@ -663,109 +570,6 @@ final class SemanticParser {
               + " knows; add it to the ontology's values or glossary");
     }
   }
-
-  /** The word after "of", "in", "for"...: where a question names a place, a person, a thing. */
-  private static final Pattern AFTER_PREPOSITION =
-      Pattern.compile(
-          "\\b(?:of|in|for|from|at|called|named|near|within)\\s+(?:the\\s+|a\\s+|an\\s+)?([a-z][a-z'-]{2,})\\b");
-
-  /** Words that follow a preposition without naming anything. */
-  private static final Set<String> FUNCTION_WORDS =
-      Set.of(
-          "the",
-          "us",
-          "each",
-          "every",
-          "all",
-          "any",
-          "this",
-          "that",
-          "these",
-          "those",
-          "our",
-          "their",
-          "its",
-          "his",
-          "her",
-          "my",
-          "your",
-          "them",
-          "which",
-          "what",
-          "whose",
-          "total",
-          "average",
-          "last",
-          "past",
-          "next",
-          "previous",
-          "recent",
-          "current",
-          "same",
-          "other",
-          "terms",
-          "order",
-          "descending",
-          "ascending",
-          "number",
-          "count",
-          "sum",
-          "share",
-          "percent",
-          "percentage",
-          "most",
-          "least",
-          "more",
-          "less",
-          "usa",
-          "america",
-          "united",
-          "world",
-          "country",
-          "nation",
-          "whole",
-          "general",
-          "stock",
-          "top",
-          "bottom",
-          "use",
-          "one",
-          "two",
-          "three",
-          "four",
-          "five",
-          "six",
-          "seven",
-          "eight",
-          "nine",
-          "ten",
-          "addition",
-          "particular",
-          "question",
-          "between",
-          "and",
-          "both",
-          "there",
-          "here",
-          "how",
-          "many",
-          "much",
-          "month",
-          "months",
-          "year",
-          "years",
-          "week",
-          "weeks",
-          "day",
-          "days",
-          "quarter",
-          "quarters",
-          "today",
-          "yesterday",
-          "time",
-          "period",
-          "date",
-          "dates");
 
   private List<String> domainWords() {
     List<String> out = new ArrayList<>();
@@ -786,9 +590,6 @@ final class SemanticParser {
                         }));
     return out;
   }
-
-  private static final Set<String> COMMON_CAPITALISED =
-      Set.of("What", "Which", "Who", "How", "List", "Show", "Give", "Top", "The", "And", "Of");
 
   /** The count of {@code counted}'s rows (by its key) as the measure; its table. */
   private String count(
@@ -837,7 +638,7 @@ final class SemanticParser {
   }
 
   private static boolean rankOrCompare(String q) {
-    return RANK_OR_COMPARE.matcher(q).find();
+    return Cues.RANK_OR_COMPARE.matcher(q).find();
   }
 
   /**
@@ -879,77 +680,6 @@ final class SemanticParser {
       }
     }
     return best != null ? best : tables.get(0);
-  }
-
-  /** year, quarter, month, week or day when the question asks per one; else null. */
-  private static String periodSaid(String q) {
-    Matcher m = PER_PERIOD.matcher(q);
-    if (!m.find()) {
-      return null;
-    }
-    String said = m.group().toLowerCase(Locale.ROOT);
-    if (said.matches(".*(year|annual|年|년).*")) {
-      return "year";
-    }
-    if (said.matches(".*(quarter|季|分期|분기).*")) {
-      return "quarter";
-    }
-    if (said.matches(".*(month|月|월).*")) {
-      return "month";
-    }
-    if (said.matches(".*(week|周|週|주).*")) {
-      return "week";
-    }
-    return "day";
-  }
-
-  private static Aggregation aggregationSaid(String q) {
-    if (DISTINCT.matcher(q).find() && COUNT.matcher(q).find()) {
-      return Aggregation.COUNT_DISTINCT;
-    }
-    if (COUNT.matcher(q).find()) {
-      return Aggregation.COUNT;
-    }
-    if (AVERAGE.matcher(q).find()
-        && !ABOVE_AVERAGE.matcher(q).find()
-        && !BELOW_AVERAGE.matcher(q).find()) {
-      return Aggregation.AVG;
-    }
-    if (MAXIMUM.matcher(q).find()) {
-      return Aggregation.MAX;
-    }
-    if (MINIMUM.matcher(q).find()) {
-      return Aggregation.MIN;
-    }
-    return TOTAL.matcher(q).find() ? Aggregation.SUM : null;
-  }
-
-  private static Integer topN(String q) {
-    Matcher m = TOP_N.matcher(q);
-    if (!m.find()) {
-      return null;
-    }
-    for (int g = 1; g <= m.groupCount(); g++) {
-      if (m.group(g) != null) {
-        int n = TimeWindows.number(m.group(g));
-        return n > 0 ? n : null;
-      }
-    }
-    return null;
-  }
-
-  private static Double threshold(String q) {
-    for (Pattern p : List.of(MORE_THAN_NUMBER, LESS_THAN_NUMBER)) {
-      Matcher m = p.matcher(q);
-      if (m.find()) {
-        for (int g = 1; g <= m.groupCount(); g++) {
-          if (m.group(g) != null) {
-            return Double.parseDouble(m.group(g));
-          }
-        }
-      }
-    }
-    return null;
   }
 
   private String timeColumn(List<Match> metrics, Set<String> used) {
