@@ -1,6 +1,10 @@
 package dev.sonde.chatbi;
 
+import static dev.sonde.tools.TimezoneArg.TIMEZONE;
+import static io.vertx.json.schema.common.dsl.Keywords.maxLength;
+
 import dev.sonde.jobs.Job;
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
@@ -23,12 +27,22 @@ import java.util.List;
 final class ChatBiTool implements Tool {
   static final int PREVIEW_ROWS = 10;
 
-  private final FamilyServices services;
+  private static final Arg<String> QUESTION =
+      Arg.string(
+              "nlq",
+              "The question, e.g. 最近一个月销售额最高的前10个产品是什么？ or Which stores hold more stock than"
+                  + " average, with their city?",
+              maxLength(Schemas.QUESTION_LENGTH))
+          .required();
+  private static final Arg<String> DOMAIN =
+      Arg.string("domain", "The ontology domain to ask (omitted: the only one, or the default)");
+
+  private final String configuredZone;
   private final ChatBi chatBi;
   private final ToolSpec spec;
 
   ChatBiTool(FamilyServices services, ChatBi chatBi) {
-    this.services = services;
+    this.configuredZone = services.config().timeseries().timezone();
     this.chatBi = chatBi;
     this.spec =
         ToolSpec.builder("chat_bi")
@@ -41,21 +55,7 @@ final class ChatBiTool implements Tool {
                     + " {success, errormsg, msg, bizresult {sql, data {columns, rows, rowCount,"
                     + " truncated, actualRows}, trace, reqId}}. A question it cannot answer gives"
                     + " success false with the reason. Steps arrive as progress.")
-            .input(
-                TimezoneArg.addTo(
-                    Schemas.prop(
-                        Schemas.prop(
-                            Schemas.object(),
-                            "nlq",
-                            Schemas.string(
-                                "The question, e.g. 最近一个月销售额最高的前10个产品是什么？ or Which"
-                                    + " stores hold more stock than average, with their city?",
-                                Schemas.QUESTION_LENGTH),
-                            true),
-                        "domain",
-                        Schemas.string(
-                            "The ontology domain to ask (omitted: the only one, or the default)"),
-                        false)))
+            .input(QUESTION, DOMAIN, TIMEZONE)
             .output(outputSchema())
             .annotations(new ToolAnnotations(true, false, true, false))
             .mode(ExecutionMode.JOB)
@@ -134,9 +134,9 @@ final class ChatBiTool implements Tool {
     Job job = ctx.job();
     return chatBi
         .ask(
-            ctx.args().getString("nlq"),
-            ctx.args().getString("domain"),
-            TimezoneArg.zone(services, ctx),
+            ctx.arg(QUESTION),
+            ctx.arg(DOMAIN),
+            TimezoneArg.zone(ctx.arg(TIMEZONE), configuredZone),
             ctx.call(),
             (step, cumulative) ->
                 job.step(step.step(), step.ok(), step.message(), cumulative, null, step.toJson()))

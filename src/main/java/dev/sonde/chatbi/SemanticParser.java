@@ -1,26 +1,15 @@
 package dev.sonde.chatbi;
 
-import dev.sonde.chatbi.Ontology.Aggregation;
-import dev.sonde.chatbi.Ontology.Attribute;
-import dev.sonde.chatbi.Ontology.Cardinality;
-import dev.sonde.chatbi.Ontology.Entity;
-import dev.sonde.chatbi.Ontology.Role;
-import dev.sonde.chatbi.QueryPlan.Having;
-import dev.sonde.chatbi.QueryPlan.Order;
 import dev.sonde.chatbi.QueryPlan.Output;
 import dev.sonde.chatbi.Retriever.Kind;
 import dev.sonde.chatbi.Retriever.Match;
 import dev.sonde.chatbi.Retriever.Retrieved;
 import dev.sonde.chatbi.Retriever.ValueMatch;
-import dev.sonde.core.Language;
 import java.text.Normalizer;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,129 +21,64 @@ import java.util.regex.Pattern;
  * entities and dimensions asked for), filters (linked values, a time window), top-N and its
  * direction, a comparison with the groups' average or a number, and shares. What it cannot place it
  * refuses, naming it, rather than answer a different question.
+ *
+ * <p>It runs in stages over one {@link PlanDraft}: reading what the question says (here), then
+ * {@link MeasureStage}, {@link FilterStage}, {@link RankingStage}'s reading, {@link GroupingStage},
+ * the measure's rewrites and {@link RankingStage}'s order; the cue words are {@link Cues}.
  */
 final class SemanticParser {
-  static final int LIST_LIMIT = 200;
-
-  private static final String NUMBER_WORDS =
-      "one|two|three|four|five|six|seven|eight|nine|ten|twenty";
-  private static final Pattern TOP_N =
-      Pattern.compile(
-          "(?i)(?:top|first|best|bottom|worst)\\s*(\\d+)|(\\d+)\\s+(?:best|top|highest|largest|"
-              + "biggest|most|lowest|smallest|least|worst|longest|shortest|tallest|oldest|newest"
-              + "|cheapest|greatest|fewest|densest)|前\\s*(\\d+|[一二两三四五六七八九十]+)\\s*[个名位家款种]?"
-              + "|(?:上位|下位|トップ|ベスト|ワースト)\\s*(\\d+)|(?:상위|하위|탑|톱)\\s*(\\d+)|(\\d+)\\s*(?:위|位)"
-              + "|最[多少高低大小好差]的?\\s*(\\d+|[一二两三四五六七八九十]+)\\s*[个名位家款种]"
-              + "|\\b(\\d{1,3}|"
-              + NUMBER_WORDS
-              + ")\\s+(?:[\\w-]+\\s+){1,3}(?:with|by|having|have|has|had|[a-z]+ed)\\s+"
-              + "the\\s+(?:most|highest|largest|biggest|best|fewest|lowest|least|smallest|worst)"
-              + "|\\b(?:top|first)\\s+("
-              + NUMBER_WORDS
-              + ")\\b");
-  private static final Pattern ASCENDING =
-      Pattern.compile(
-          "(?i)\\b(?:lowest|least|fewest|smallest|shortest|sparsest|cheapest|bottom|worst|minimum)\\b|最低|最少|最小|最短|最差|倒数|下位|ワースト"
-              + "|少な|低い|小さ|최저|최소|가장\\s*적|가장\\s*낮|하위");
-  private static final Pattern SUPERLATIVE =
-      Pattern.compile(
-          "(?i)\\b(?:highest|most|largest|biggest|best|top|greatest|lowest|least|fewest|smallest|worst"
-              + "|longest|shortest|tallest|densest|sparsest|oldest|newest|cheapest)\\b"
-              + "|最高|最多|最大|最好|最低|最少|最小|最も|一番|가장|제일");
-  private static final Pattern ABOVE_AVERAGE =
-      Pattern.compile(
-          "(?i)(?:more|higher|greater|larger|bigger)\\s+(?:\\w+\\s+){0,3}than\\s+(?:the\\s+)?average"
-              + "|above\\s+(?:the\\s+)?average|above-average"
-              + "|高于平均|大于平均|超过平均|多于平均|平均(?:より|以上)(?:も)?(?:多|高|大)|평균보다\\s*(?:많|높|큰|크)|평균\\s*이상");
-  private static final Pattern BELOW_AVERAGE =
-      Pattern.compile(
-          "(?i)(?:less|fewer|lower|smaller)\\s+(?:\\w+\\s+){0,3}than\\s+(?:the\\s+)?average"
-              + "|below\\s+(?:the\\s+)?average|below-average"
-              + "|低于平均|小于平均|少于平均|平均(?:より|以下)(?:も)?(?:少|低|小)|평균보다\\s*(?:적|낮|작)|평균\\s*이하");
-  private static final Pattern MORE_THAN_NUMBER =
-      Pattern.compile(
-          "(?i)(?:more|greater|higher|over|above)\\s+than\\s+(\\d+(?:\\.\\d+)?)|(?:超过|多于|大于|高于)\\s*(\\d+(?:\\.\\d+)?)"
-              + "|(\\d+(?:\\.\\d+)?)\\s*(?:以上|이상|を超える|초과)");
-  private static final Pattern LESS_THAN_NUMBER =
-      Pattern.compile(
-          "(?i)(?:less|fewer|lower|under|below)\\s+than\\s+(\\d+(?:\\.\\d+)?)|(?:少于|低于|小于|不到)\\s*(\\d+(?:\\.\\d+)?)"
-              + "|(\\d+(?:\\.\\d+)?)\\s*(?:以下|이하|未満|미만)");
-
-  private static final Pattern TOP_WITH_THE =
-      Pattern.compile(
-          "(?i)\\btop\\b(?:\\s+\\d+)?\\s+(?:[\\w-]+\\s+){1,3}(?:with|by|having|have|has|had|[a-z]+ed)\\s+the\\s+");
-  private static final Pattern EVERY =
-      Pattern.compile("(?i)\\b(?:all|each|every)\\b|每个|所有|各|すべて|모든");
-  private static final Pattern NEGATION =
-      Pattern.compile(
-          "(?i)\\b(?:not|no|never|without|except|excluding|none)\\b|\\b\\w+n't\\b|没有|不是|除了|以外|(?<!少)ない|없는|아닌|제외");
-  private static final Pattern THAN =
-      Pattern.compile(
-          "(?i)\\b(?:more|less|fewer|higher|lower|greater|smaller|larger|bigger|longer|shorter)\\s+(?:\\w+\\s+){0,3}?than\\b");
-
-  /** Words that rank or compare groups: what a count without "how many" hangs on. */
-  private static final Pattern RANK_OR_COMPARE =
-      Pattern.compile(
-          "(?i)\\b(?:most|fewest|least|more|fewer|less|highest|lowest|top|bottom)\\b|最多|最少|多于|少于|超过"
-              + "|高于|低于|多い|少ない|많은|적은|占比|比例|割合|비율|share|percentage");
-
-  private static final Pattern AVERAGE = Pattern.compile("(?i)\\b(?:average|avg|mean)\\b|平均|평균");
-  private static final Pattern TOTAL = Pattern.compile("(?i)\\b(?:total|sum)\\b|总|合计|合計|총");
-  private static final Pattern MAXIMUM = Pattern.compile("(?i)\\b(?:maximum|max)\\b|最大值|最大|최대");
-  private static final Pattern MINIMUM = Pattern.compile("(?i)\\b(?:minimum|min)\\b|最小值|最小|최소");
-  private static final Pattern COUNT =
-      Pattern.compile(
-          "(?i)\\bhow\\s+many\\b|\\bnumber\\s+of\\b|\\bcount\\b|多少个|多少名|多少位|多少家|几个|几家|数量|有多少|何人|何件|何個|いくつ|몇|수는|수를");
-  private static final Pattern DISTINCT =
-      Pattern.compile("(?i)\\b(?:different|distinct|unique)\\b|不同的?|異なる|서로\\s*다른|고유");
-  private static final Pattern SHARE =
-      Pattern.compile(
-          "(?i)\\b(?:share|percentage|proportion|percent)\\b|占比|比例|份额|割合|シェア|構成比|비율|점유율|비중");
-  private static final Pattern GROUPING =
-      Pattern.compile(
-          "(?i)\\b(?:by|per|each|every)\\s+|\\bfor\\s+each\\b|每个|每一|每|各个|各|按|分别|ごと|別|별|마다|각");
-  private static final Pattern LISTING =
-      Pattern.compile(
-          "(?i)\\b(?:which|what|list|show|name)\\b|哪些|哪个|哪家|哪|是什么|有什么|列出|どの|どれ|何|一覧|어떤|어느|무엇|목록");
-  private static final Pattern PER_PERIOD =
-      Pattern.compile(
-          "(?i)\\b(?:per|by|each|every)\\s+(?:year|quarter|month|week|day)\\b|\\b(?:yearly|annual|annually"
-              + "|quarterly|monthly|weekly|daily)\\b|每年|每个?月|每季度?|每周|每天|每日|按年|按季度?|按月|按周|按天|按日"
-              + "|各年|年度?[別别]|年ごと|四半期[別ごと]|月[別ごと]|週[別ごと]|日[別ごと]|연도별|연별|매년|분기별|월별|매월|주별|일별|매일");
-
-  /** A list cannot be ranked without a measure: "the 5 longest tracks" must not list 200. */
-  private static final Pattern RANKING =
-      Pattern.compile(
-          "(?i)\\b(?:\\w{2,}est|most|least|fewest|top|bottom)\\b|最[^\\s的]|上位|下位|상위|하위|가장\\s*\\S+");
-
-  private static final Pattern OWN_SUM =
-      Pattern.compile("SUM\\(([A-Za-z_]\\w*)\\.([A-Za-z_]\\w*)\\)");
-  private static final Pattern SUM_OF = Pattern.compile("(?is)\\s*SUM\\((.*)\\)\\s*");
-  private static final Pattern HOW_MUCH =
-      Pattern.compile("(?i)\\bhow\\s+much\\b|\\b(?:total|amount)\\b|多少|いくら|얼마");
-  private static final Pattern CAPITALISED = Pattern.compile("\\b([A-Z][a-zA-Z]{2,})\\b");
+  private static final Pattern QUALIFIED_COLUMN = Pattern.compile("([A-Za-z_]\\w*)\\.\\w+");
 
   private final Ontology ontology;
   private final SqlWriter writer;
+  private final Grounding grounding;
+  private final Refusals refusals;
+  private final MeasureStage measures;
+  private final FilterStage filters;
+  private final RankingStage ranking;
+  private final GroupingStage grouping;
 
   SemanticParser(Ontology ontology, String dialect) {
     this.ontology = ontology;
     this.writer = new SqlWriter(ontology, dialect);
+    this.grounding = new Grounding(ontology);
+    this.refusals = new Refusals(grounding);
+    this.measures = new MeasureStage(grounding);
+    this.filters = new FilterStage(grounding, writer);
+    this.ranking = new RankingStage(grounding, refusals);
+    this.grouping = new GroupingStage(grounding, writer);
   }
 
   /** The plan for {@code question}, or {@link NotUnderstood} naming what could not be placed. */
   QueryPlan parse(String question, Retrieved found, ZonedDateTime now) {
-    String q = Normalizer.normalize(question, Normalizer.Form.NFKC);
-    List<String> understood = new ArrayList<>();
+    PlanDraft d = read(Normalizer.normalize(question, Normalizer.Form.NFKC), found);
+    measures.link(d);
+    filters.link(d, now);
+    ranking.read(d);
+    grouping.link(d);
+    measures.ownValuePerRow(d);
+    ranking.order(d);
+    measures.rowsCountedWithoutKey(d);
+    return d.plan(orderTables(d.used, d.measures));
+  }
+
+  String sql(QueryPlan plan) {
+    return writer.write(plan);
+  }
+
+  /**
+   * What the question says: its metrics, columns and tables, its relation; unknown names refused.
+   */
+  private PlanDraft read(String q, Retrieved found) {
     // what the question says counts; a likeness of meaning alone only names a missing metric
-    List<Match> metrics = of(found, Kind.METRIC, true);
-    if (metrics.isEmpty() && HOW_MUCH.matcher(q).find()) {
-      metrics = of(found, Kind.METRIC, false);
+    List<Match> metrics = Grounding.matches(found, Kind.METRIC, true);
+    if (metrics.isEmpty() && Cues.HOW_MUCH.matcher(q).find()) {
+      metrics = Grounding.matches(found, Kind.METRIC, false);
     }
-    List<Match> columns = of(found, Kind.COLUMN, true);
-    List<Match> tables = of(found, Kind.TABLE, true);
-    checkNamesAreKnown(q, found);
-    Anchored related = relation(q, found);
+    List<Match> columns = Grounding.matches(found, Kind.COLUMN, true);
+    List<Match> tables = Grounding.matches(found, Kind.TABLE, true);
+    refusals.unknownNames(q, found);
+    PlanDraft.Anchored related = relation(q, found);
     if (related != null) {
       // the relation says what its table's columns meant ("borders"): they are not asked for
       columns.removeIf(c -> c.item().tables().contains(related.table()));
@@ -165,842 +89,9 @@ final class SemanticParser {
           "what to measure or list: no metric, column, table or value of domain "
               + ontology.domain()
               + " is in the question; it knows "
-              + knownWords());
+              + grounding.knownWords());
     }
-
-    // the measure
-    List<Output> measures = new ArrayList<>();
-    String countedTable = null;
-    boolean rankedBySuperlative = false;
-    String measureSaid = null;
-    Set<String> used = new LinkedHashSet<>();
-    Aggregation said = aggregationSaid(q);
-    if (!metrics.isEmpty()) {
-      Ontology.Term term = term(metrics.get(0));
-      Matcher sum = SUM_OF.matcher(term.metric());
-      if (said == Aggregation.AVG && sum.matches()) {
-        // "the average invoice total": the metric's rows averaged, not summed
-        measures.add(new Output("AVG(" + sum.group(1) + ")", "avg_" + alias(term.term())));
-      } else {
-        measures.add(new Output(term.metric(), alias(term.term())));
-      }
-      used.addAll(metrics.get(0).item().tables());
-      understood.add("measure: " + term.term() + " = " + term.metric());
-    } else {
-      // "the population of the largest state": the superlative's own column ranks, others show
-      Match measureColumn =
-          columns.stream()
-              .filter(m -> role(m) == Role.MEASURE && m.said() != null)
-              .filter(m -> SUPERLATIVE.matcher(m.said()).matches())
-              .findFirst()
-              .orElse(
-                  columns.stream().filter(m -> role(m) == Role.MEASURE).findFirst().orElse(null));
-      measureSaid = measureColumn == null ? null : measureColumn.said();
-      rankedBySuperlative = measureSaid != null && SUPERLATIVE.matcher(measureSaid).matches();
-      // "how many people" asks for a measure of people, not a count of rows
-      boolean countOfMeasure =
-          measureColumn != null && said == Aggregation.COUNT && rightAfter(q, COUNT, measureColumn);
-      if (measureColumn != null && (said != Aggregation.COUNT || countOfMeasure)) {
-        Attribute a = attribute(measureColumn);
-        Aggregation aggregation =
-            said != null && !countOfMeasure
-                ? said
-                : a.aggregation() == null ? Aggregation.SUM : a.aggregation();
-        String column = column(measureColumn);
-        measures.add(
-            new Output(
-                sql(aggregation, column),
-                aggregation.name().toLowerCase(Locale.ROOT) + "_" + alias(a.column())));
-        used.add(measureColumn.item().tables().iterator().next());
-        columns.remove(measureColumn);
-        understood.add("measure: " + sql(aggregation, column));
-      } else if (said == Aggregation.COUNT_DISTINCT && dimensionSaid(columns) != null) {
-        // "how many different countries": the distinct values of a column, not groups of it
-        Match distinct = dimensionSaid(columns);
-        String column = column(distinct);
-        measures.add(
-            new Output(
-                "COUNT(DISTINCT " + column + ")", "distinct_" + alias(Ontology.columnOf(column))));
-        used.add(Ontology.tableOf(column));
-        columns.remove(distinct);
-        understood.add("measure: distinct " + column);
-      } else if (said == Aggregation.COUNT || said == Aggregation.COUNT_DISTINCT) {
-        Match counted = counted(q, COUNT, tables, false);
-        if (counted == null) {
-          throw new NotUnderstood(
-              "what to count: name a table this domain knows, e.g. " + tableNames());
-        }
-        countedTable = count(counted, measures, used, tables, understood);
-      } else if (!tables.isEmpty()
-          && tables.size() + dimensions(columns) >= 2
-          && rankOrCompare(q)) {
-        // "which artists have the most tracks", "countries with more than 5 customers": a count
-        // of the entity next to the superlative or comparison, per the other one
-        // Chinese, Japanese and Korean say what is counted before the superlative (曲目最多的艺术家)
-        Match counted = counted(q, RANK_OR_COMPARE, tables, Language.detect(q) != Language.EN);
-        countedTable = count(counted, measures, used, tables, understood);
-      }
-    }
-
-    // filters: linked values, the glossary's named conditions, then the time window
-    List<String> filters = new ArrayList<>();
-    Map<String, List<String>> valuesByColumn = new LinkedHashMap<>();
-    for (ValueMatch v : found.values()) {
-      if (related != null && v == related.anchor()) {
-        filters.add(related.term().relation().anchor() + " = " + SqlWriter.text(v.value()));
-        used.add(related.table());
-        used.add(related.entity());
-        understood.add(
-            related.term().term() + ": rows of " + related.entity() + " related to " + v.value());
-        continue;
-      }
-      valuesByColumn.computeIfAbsent(v.column(), k -> new ArrayList<>()).add(v.value());
-    }
-    Set<String> filtered = new LinkedHashSet<>();
-    valuesByColumn.forEach(
-        (column, values) -> {
-          filters.add(
-              values.size() == 1
-                  ? column + " = " + SqlWriter.text(values.get(0))
-                  : column
-                      + " IN ("
-                      + String.join(", ", values.stream().map(SqlWriter::text).toList())
-                      + ")");
-          filtered.add(column.toLowerCase(Locale.ROOT));
-          used.add(Ontology.tableOf(column));
-          understood.add("filter: " + column + " in " + values);
-        });
-    for (Match f : of(found, Kind.FILTER, true)) {
-      Ontology.Term term = term(f);
-      filters.add("(" + term.filter() + ")");
-      used.addAll(f.item().tables());
-      understood.add("filter: " + term.term() + " = " + term.filter());
-    }
-    TimeWindows.Window window = TimeWindows.find(q, now);
-    if (window != null) {
-      String time = timeColumn(metrics, used);
-      if (time == null) {
-        throw new NotUnderstood(
-            "'" + window.said() + "': no time column to filter on among " + used);
-      }
-      filters.add(time + " >= " + writer.timestamp(window.start()));
-      filters.add(time + " < " + writer.timestamp(window.end()));
-      used.add(Ontology.tableOf(time));
-      understood.add(
-          "time: '" + window.said() + "' = [" + window.start() + ", " + window.end() + ")");
-    }
-
-    // what to group by (with a measure) or to list (without one)
-    boolean grouping = GROUPING.matcher(q).find();
-    boolean listing = LISTING.matcher(q).find();
-    String ranks = withoutNames(q, found);
-    Integer n = topN(q);
-    boolean superlative = n == null && SUPERLATIVE.matcher(ranks).find();
-    refuseWhatOnePlanCannotSay(q, ranks);
-    if (n == null && !superlative && !EVERY.matcher(q).find()) {
-      refuseUnscopedSuperlativeNames(found);
-    }
-    Matcher above = ABOVE_AVERAGE.matcher(q);
-    Matcher below = BELOW_AVERAGE.matcher(q);
-    boolean comparing = above.find() || below.find();
-    Double threshold = threshold(q);
-    List<Output> dimensions = new ArrayList<>();
-    List<String> keys = new ArrayList<>();
-    boolean asked =
-        grouping || listing || n != null || superlative || comparing || threshold != null;
-    for (Match t : tables) {
-      String table = t.item().tables().iterator().next();
-      // an entity is what the answer is per, unless it only scopes a filter or holds the measure
-      // ...or it is ranked by its own column: "the city with the largest population"
-      // "the populations of the states": a plural measure is one per row of its table
-      boolean ranked =
-          (n != null || superlative || pluralMeasure(q, measureSaid))
-              && ownMeasure(table, measures);
-      boolean per =
-          measures.isEmpty()
-              || ranked
-              || !isFact(table, measures) && (asked || !used.contains(table));
-      Entity e = ontology.entity(table);
-      if (!per || e.label() == null) {
-        continue;
-      }
-      dimensions.add(new Output(table + "." + e.label(), alias(table + "_" + e.label())));
-      keys.add(key(table));
-      used.add(table);
-      understood.add("per " + table + " (" + e.label() + ")");
-    }
-    for (Match c : columns) {
-      String column = column(c);
-      // a measure column or one inside the measure is what is measured, not what it is per
-      // nor is a join column to a table the answer already has ("run through": the river's states)
-      if (filtered.contains(column.toLowerCase(Locale.ROOT))
-          || role(c) == Role.IDENTIFIER
-          || role(c) == Role.MEASURE && !measures.isEmpty() && !rankedBySuperlative
-          || measures.stream().anyMatch(m -> m.expression().contains(column))
-          || joinsUsedTable(column, used)) {
-        continue;
-      }
-      if (role(c) == Role.TIME && window != null) {
-        continue;
-      }
-      dimensions.add(new Output(column, alias(column.replace('.', '_'))));
-      used.add(Ontology.tableOf(column));
-      understood.add((measures.isEmpty() ? "show " : "per ") + column);
-    }
-    // per year, per month, 每月, 월별: a period of the measure's time column, in time order
-    String period = periodSaid(q);
-    Output periodOutput = null;
-    if (period != null) {
-      String time = timeColumn(metrics, used);
-      if (measures.isEmpty() || time == null) {
-        throw new NotUnderstood("'per " + period + "' needs something measured with a time column");
-      }
-      periodOutput = new Output(writer.period(period, time), period);
-      dimensions.add(0, periodOutput);
-      used.add(Ontology.tableOf(time));
-      understood.add("per " + period + " of " + time);
-    }
-    if (related != null && measures.isEmpty() && dimensions.isEmpty()) {
-      // "what borders texas": the related rows themselves
-      Entity e = ontology.entity(related.entity());
-      dimensions.add(new Output(e.table() + "." + e.label(), alias(e.table() + "_" + e.label())));
-    }
-    if (measures.isEmpty() && dimensions.isEmpty()) {
-      throw new NotUnderstood(
-          "what to measure or list: no metric, column or table of domain "
-              + ontology.domain()
-              + " is in the question; it knows "
-              + knownWords());
-    }
-
-    // a row's own column per row of its table is its value, however many join rows repeat it
-    if (said == null && !measures.isEmpty()) {
-      Matcher own = OWN_SUM.matcher(measures.get(0).expression());
-      // one group per row of the column's table: its key (or label) is grouped by
-      if (own.matches() && keys.contains(key(own.group(1)))) {
-        String value = own.group(1) + "." + own.group(2);
-        measures.set(0, new Output("MAX(" + value + ")", alias(own.group(2))));
-        understood.add("measure: each " + own.group(1) + "'s " + own.group(2));
-      }
-    }
-
-    // shares, conditions on groups, order and limit
-    Having having = null;
-    if (comparing) {
-      if (measures.isEmpty() || dimensions.isEmpty()) {
-        throw new NotUnderstood("a comparison with the average needs something measured per group");
-      }
-      having = new Having(measures.get(0).expression(), above.find(0) ? ">" : "<", null);
-      understood.add("groups " + having.operator() + " the average over the groups");
-    } else if (threshold != null) {
-      if (measures.isEmpty() || dimensions.isEmpty()) {
-        throw new NotUnderstood(
-            "the condition on "
-                + number(threshold)
-                + " has nothing measured per group to apply to");
-      }
-      having =
-          new Having(
-              measures.get(0).expression(),
-              MORE_THAN_NUMBER.matcher(q).find() ? ">" : "<",
-              threshold);
-      understood.add("groups " + having.operator() + " " + number(threshold));
-    }
-    if (SHARE.matcher(q).find() && !measures.isEmpty() && !dimensions.isEmpty()) {
-      Output m = measures.get(0);
-      measures.add(
-          new Output(
-              "ROUND(100.0 * " + m.expression() + " / SUM(" + m.expression() + ") OVER (), 2)",
-              "share_pct"));
-      understood.add("share of the total, in percent");
-    }
-    Order order = null;
-    Integer limit = null;
-    boolean ascending = ASCENDING.matcher(ranks).find();
-    if (periodOutput != null && n == null && !superlative) {
-      order = new Order(periodOutput.alias(), false);
-    } else if (!measures.isEmpty() && !dimensions.isEmpty()) {
-      order = new Order(measures.get(0).alias(), !ascending);
-      if (n != null || superlative) {
-        limit = n != null ? n : 1;
-        understood.add((ascending ? "bottom " : "top ") + limit);
-      }
-    } else if (measures.isEmpty()) {
-      Matcher ranking = RANKING.matcher(ranks);
-      if (ranking.find()) {
-        throw new NotUnderstood(
-            "'"
-                + ranking.group()
-                + "': there is nothing measured to rank by; name a metric or"
-                + " measure column of domain "
-                + ontology.domain());
-      }
-      limit = n != null ? n : LIST_LIMIT;
-    }
-    if (countedTable != null && countsRows(countedTable, used)) {
-      String counted = measures.get(0).expression();
-      measures.replaceAll(m -> new Output(m.expression().replace(counted, "COUNT(*)"), m.alias()));
-      if (having != null) {
-        having =
-            new Having(
-                having.measure().replace(counted, "COUNT(*)"),
-                having.operator(),
-                having.threshold());
-      }
-    }
-    return new QueryPlan(
-        dimensions,
-        measures,
-        measures.isEmpty() ? List.of() : keys,
-        filters,
-        having,
-        order,
-        limit,
-        superlative && limit != null,
-        related == null ? null : related.term().relation(),
-        orderTables(used, measures),
-        understood);
-  }
-
-  String sql(QueryPlan plan) {
-    return writer.write(plan);
-  }
-
-  /** The fact table (the measure's first) first, so joins fan out from it. */
-  private List<String> orderTables(Set<String> used, List<Output> measures) {
-    List<String> out = new ArrayList<>();
-    if (!measures.isEmpty()) {
-      Matcher m = Pattern.compile("([A-Za-z_]\\w*)\\.\\w+").matcher(measures.get(0).expression());
-      if (m.find() && ontology.entity(m.group(1)) != null) {
-        out.add(ontology.entity(m.group(1)).table());
-      }
-    }
-    for (String t : used) {
-      if (out.stream().noneMatch(x -> x.equalsIgnoreCase(t))) {
-        out.add(t);
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Questions whose meaning a single grouped query cannot hold are refused by name rather than
-   * answered as a different question: a negation, two rankings, a comparison with another thing's
-   * value.
-   */
-  private void refuseWhatOnePlanCannotSay(String q, String ranks) {
-    Matcher negation = NEGATION.matcher(ranks);
-    if (negation.find()) {
-      throw new NotUnderstood(
-          "'"
-              + negation.group()
-              + "': the embedded parser does not answer negations; ask for what is, or configure a model (chatbi.llm)");
-    }
-    Matcher superlatives = SUPERLATIVE.matcher(ranks);
-    List<String> rankings = new ArrayList<>();
-    // "the top 5 customers with the most orders": "top" marks the ranking "most" says
-    boolean topMarks = TOP_WITH_THE.matcher(ranks).find();
-    while (superlatives.find()) {
-      if (!(topMarks && superlatives.group().equalsIgnoreCase("top"))) {
-        rankings.add(superlatives.group());
-      }
-    }
-    if (rankings.size() > 1) {
-      throw new NotUnderstood(
-          String.join(" and ", rankings.stream().map(r -> "'" + r + "'").toList())
-              + ": the embedded parser ranks by one thing at a time; ask in two questions, or configure a model (chatbi.llm)");
-    }
-    Matcher than = THAN.matcher(q);
-    if (than.find()
-        && !ABOVE_AVERAGE.matcher(q).find()
-        && !BELOW_AVERAGE.matcher(q).find()
-        && threshold(q) == null) {
-      throw new NotUnderstood(
-          "'"
-              + than.group()
-              + "': the embedded parser compares with an average or a number, not with another thing's value; configure a model (chatbi.llm) for that");
-    }
-  }
-
-  /**
-   * A column named with a superlative ("highest point") read for every row, with nothing to scope
-   * it: "the highest point in the us" means the highest of them, which the column's name does not
-   * rank. Refused unless a value says whose it is ("the highest point in texas"), something else
-   * ranks the rows ("in the smallest state") or every row is asked for ("of all the states").
-   */
-  private void refuseUnscopedSuperlativeNames(Retrieved found) {
-    if (!found.values().isEmpty()) {
-      return;
-    }
-    found.matches().stream()
-        .filter(m -> m.said() != null && m.lexical() > 0)
-        .filter(m -> m.item().kind() == Kind.COLUMN && role(m) != Role.MEASURE)
-        .filter(m -> SUPERLATIVE.matcher(m.said()).find())
-        .findFirst()
-        .ifPresent(
-            m -> {
-              throw new NotUnderstood(
-                  "'"
-                      + m.said()
-                      + "' names a column of each "
-                      + m.item().tables().iterator().next()
-                      + ", not which is highest or lowest overall; name one (a value), or configure a model (chatbi.llm)");
-            });
-  }
-
-  /**
-   * The question without the words of values and of what is not measured: "the highest point" names
-   * a column and "Best Buy" a store; neither ranks anything.
-   */
-  private String withoutNames(String q, Retrieved found) {
-    List<String> names = new ArrayList<>();
-    found.values().forEach(v -> names.add(v.text().toLowerCase(Locale.ROOT)));
-    found.matches().stream()
-        .filter(m -> m.said() != null && m.lexical() > 0)
-        .filter(m -> m.item().kind() == Kind.COLUMN && role(m) != Role.MEASURE)
-        .forEach(m -> names.add(m.said()));
-    StringBuilder out = new StringBuilder(q);
-    String lower = q.toLowerCase(Locale.ROOT);
-    for (String name : names) {
-      int at = Retriever.indexOf(lower, name);
-      if (at >= 0 && lower.length() == q.length()) {
-        for (int k = at; k < at + name.length(); k++) {
-          out.setCharAt(k, ' ');
-        }
-      }
-    }
-    return out.toString();
-  }
-
-  /** The measure's word is said in the plural: "the populations of". */
-  private static boolean pluralMeasure(String q, String said) {
-    return said != null
-        && !said.endsWith("s")
-        && Pattern.compile("(?i)\\b" + Pattern.quote(said) + "s\\b").matcher(q).find();
-  }
-
-  /** {@code column} joins one of the tables the answer already uses. */
-  private boolean joinsUsedTable(String column, Set<String> used) {
-    for (Ontology.Join j : ontology.joins()) {
-      for (int i = 0; i < j.from().size(); i++) {
-        String partner =
-            j.from().get(i).equalsIgnoreCase(column)
-                ? j.toTable()
-                : j.to().get(i).equalsIgnoreCase(column) ? j.fromTable() : null;
-        if (partner != null && used.stream().anyMatch(partner::equalsIgnoreCase)) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  /** The measure is one of the table's own columns, aggregated (not a metric across tables). */
-  private boolean ownMeasure(String table, List<Output> measures) {
-    return !measures.isEmpty()
-        && measures
-            .get(0)
-            .expression()
-            .matches("(?i)[A-Z_]+\\(\\s*" + Pattern.quote(table) + "\\.\\w+\\s*\\)");
-  }
-
-  /** The match's word comes within two words after the cue ("how many people"). */
-  private static boolean rightAfter(String q, Pattern cue, Match m) {
-    Matcher c = cue.matcher(q);
-    if (!c.find() || m.said() == null) {
-      return false;
-    }
-    int at = Retriever.indexOf(q.toLowerCase(Locale.ROOT), m.said());
-    return at >= c.end() && q.substring(c.end(), at).trim().split("\\s+").length <= 2;
-  }
-
-  private boolean isFact(String table, List<Output> measures) {
-    return measures.stream().anyMatch(m -> m.expression().contains(table + "."));
-  }
-
-  /**
-   * An English question's capitalised words that are neither its first word nor anything the domain
-   * knows ("sales in Paris") would be silently dropped filters: refuse them by name.
-   */
-  private void checkNamesAreKnown(String q, Retrieved found) {
-    Matcher m = CAPITALISED.matcher(q);
-    Set<String> known = new LinkedHashSet<>();
-    found.values().forEach(v -> known.add(v.text().toLowerCase(Locale.ROOT)));
-    found
-        .matches()
-        .forEach(x -> x.item().words().forEach(w -> known.add(w.toLowerCase(Locale.ROOT))));
-    List<String> unknown = new ArrayList<>();
-    while (m.find()) {
-      String word = m.group(1);
-      boolean first = q.substring(0, m.start()).isBlank();
-      String lower = word.toLowerCase(Locale.ROOT);
-      boolean partOfKnown = known.stream().anyMatch(k -> Retriever.indexOf(k, lower) >= 0);
-      if (!first && !partOfKnown && !COMMON_CAPITALISED.contains(word)) {
-        unknown.add(word);
-      }
-    }
-    // lower-case names too, where a name goes: "the population of denver", "people in austin"
-    Matcher named = AFTER_PREPOSITION.matcher(q.toLowerCase(Locale.ROOT));
-    List<String> domainWords = domainWords();
-    while (named.find()) {
-      String word = named.group(1);
-      boolean explained =
-          FUNCTION_WORDS.contains(word)
-              || unknown.stream().anyMatch(u -> u.equalsIgnoreCase(word))
-              || known.stream().anyMatch(k -> Retriever.indexOf(k, word) >= 0)
-              || domainWords.stream().anyMatch(k -> Retriever.indexOf(k, word) >= 0)
-              || TimeWindows.find(word, java.time.ZonedDateTime.now()) != null;
-      if (!explained) {
-        unknown.add(word);
-      }
-    }
-    if (!unknown.isEmpty()) {
-      throw new NotUnderstood(
-          String.join(", ", unknown.stream().map(w -> "'" + w + "'").toList())
-              + (unknown.size() == 1 ? " is" : " are")
-              + " not a value or name domain "
-              + ontology.domain()
-              + " knows; add it to the ontology's values or glossary");
-    }
-  }
-
-  /** The word after "of", "in", "for"...: where a question names a place, a person, a thing. */
-  private static final Pattern AFTER_PREPOSITION =
-      Pattern.compile(
-          "\\b(?:of|in|for|from|at|called|named|near|within)\\s+(?:the\\s+|a\\s+|an\\s+)?([a-z][a-z'-]{2,})\\b");
-
-  /** Words that follow a preposition without naming anything. */
-  private static final Set<String> FUNCTION_WORDS =
-      Set.of(
-          "the",
-          "us",
-          "each",
-          "every",
-          "all",
-          "any",
-          "this",
-          "that",
-          "these",
-          "those",
-          "our",
-          "their",
-          "its",
-          "his",
-          "her",
-          "my",
-          "your",
-          "them",
-          "which",
-          "what",
-          "whose",
-          "total",
-          "average",
-          "last",
-          "past",
-          "next",
-          "previous",
-          "recent",
-          "current",
-          "same",
-          "other",
-          "terms",
-          "order",
-          "descending",
-          "ascending",
-          "number",
-          "count",
-          "sum",
-          "share",
-          "percent",
-          "percentage",
-          "most",
-          "least",
-          "more",
-          "less",
-          "usa",
-          "america",
-          "united",
-          "world",
-          "country",
-          "nation",
-          "whole",
-          "general",
-          "stock",
-          "top",
-          "bottom",
-          "use",
-          "one",
-          "two",
-          "three",
-          "four",
-          "five",
-          "six",
-          "seven",
-          "eight",
-          "nine",
-          "ten",
-          "addition",
-          "particular",
-          "question",
-          "between",
-          "and",
-          "both",
-          "there",
-          "here",
-          "how",
-          "many",
-          "much",
-          "month",
-          "months",
-          "year",
-          "years",
-          "week",
-          "weeks",
-          "day",
-          "days",
-          "quarter",
-          "quarters",
-          "today",
-          "yesterday",
-          "time",
-          "period",
-          "date",
-          "dates");
-
-  private List<String> domainWords() {
-    List<String> out = new ArrayList<>();
-    ontology.glossary().forEach(t -> t.words().forEach(w -> out.add(w.toLowerCase(Locale.ROOT))));
-    ontology.entities().forEach(e -> out.add(OntologyBootstrap.words(e.table())));
-    ontology
-        .entities()
-        .forEach(e -> e.attributes().forEach(a -> out.add(OntologyBootstrap.words(a.column()))));
-    ontology
-        .values()
-        .forEach(
-            d ->
-                d.entries()
-                    .forEach(
-                        v -> {
-                          out.add(v.value().toLowerCase(Locale.ROOT));
-                          v.synonyms().forEach(x -> out.add(x.toLowerCase(Locale.ROOT)));
-                        }));
-    return out;
-  }
-
-  private static final Set<String> COMMON_CAPITALISED =
-      Set.of("What", "Which", "Who", "How", "List", "Show", "Give", "Top", "The", "And", "Of");
-
-  /** The count of {@code counted}'s rows (by its key) as the measure; its table. */
-  private String count(
-      Match counted,
-      List<Output> measures,
-      Set<String> used,
-      List<Match> tables,
-      List<String> understood) {
-    String countedTable = counted.item().tables().iterator().next();
-    measures.add(
-        new Output("COUNT(DISTINCT " + key(countedTable) + ")", "count_" + alias(countedTable)));
-    used.add(countedTable);
-    tables.remove(counted);
-    understood.add("measure: count of " + countedTable);
-    return countedTable;
-  }
-
-  /**
-   * A table without an identifier counts its rows: two cities of one name are two cities. Only when
-   * every other table joins it to one row (a city's state), so no join repeats a row.
-   */
-  private boolean countsRows(String table, Set<String> used) {
-    Entity e = ontology.entity(table);
-    if (e.attributes().stream().anyMatch(a -> a.role() == Role.IDENTIFIER)) {
-      return false;
-    }
-    for (String other : used) {
-      if (other.equalsIgnoreCase(table)) {
-        continue;
-      }
-      Cardinality c = ontology.cardinality(table, other);
-      boolean toOne = c == Cardinality.MANY_TO_ONE || c == Cardinality.ONE_TO_ONE;
-      if (!toOne) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private Match dimensionSaid(List<Match> columns) {
-    return columns.stream().filter(m -> role(m) == Role.DIMENSION).findFirst().orElse(null);
-  }
-
-  private int dimensions(List<Match> columns) {
-    return (int) columns.stream().filter(m -> role(m) == Role.DIMENSION).count();
-  }
-
-  private static boolean rankOrCompare(String q) {
-    return RANK_OR_COMPARE.matcher(q).find();
-  }
-
-  /**
-   * The table a count is of: the one named nearest after the count word ("how many tracks", "有多少
-   * 首歌曲"), else nearest before it ("歌曲数量").
-   */
-  private static Match counted(
-      String q, Pattern cuePattern, List<Match> tables, boolean beforeFirst) {
-    Matcher cue = cuePattern.matcher(q);
-    if (tables.isEmpty() || !cue.find()) {
-      return tables.isEmpty() ? null : tables.get(0);
-    }
-    // English counts what follows the last cue: "the top 5 customers with the most orders"
-    int lastStart = cue.start();
-    int lastEnd = cue.end();
-    while (!beforeFirst && cue.find()) {
-      lastStart = cue.start();
-      lastEnd = cue.end();
-    }
-    String lower = q.toLowerCase(Locale.ROOT);
-    Match best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (Match t : tables) {
-      // where the question says it, plural or not ("tracks" for "track")
-      int at = t.said() == null ? -1 : Retriever.indexOf(lower, t.said());
-      if (at < 0) {
-        continue;
-      }
-      // the preferred side is nearer than any distance on the other
-      int after = at >= lastEnd ? at - lastEnd : -1;
-      int before = at < lastStart ? lastStart - at : -1;
-      int distance =
-          beforeFirst
-              ? (before >= 0 ? before : 100_000 + Math.max(after, 0))
-              : (after >= 0 ? after : 100_000 + Math.max(before, 0));
-      if (distance < bestDistance) {
-        bestDistance = distance;
-        best = t;
-      }
-    }
-    return best != null ? best : tables.get(0);
-  }
-
-  /** year, quarter, month, week or day when the question asks per one; else null. */
-  private static String periodSaid(String q) {
-    Matcher m = PER_PERIOD.matcher(q);
-    if (!m.find()) {
-      return null;
-    }
-    String said = m.group().toLowerCase(Locale.ROOT);
-    if (said.matches(".*(year|annual|年|년).*")) {
-      return "year";
-    }
-    if (said.matches(".*(quarter|季|分期|분기).*")) {
-      return "quarter";
-    }
-    if (said.matches(".*(month|月|월).*")) {
-      return "month";
-    }
-    if (said.matches(".*(week|周|週|주).*")) {
-      return "week";
-    }
-    return "day";
-  }
-
-  private static Aggregation aggregationSaid(String q) {
-    if (DISTINCT.matcher(q).find() && COUNT.matcher(q).find()) {
-      return Aggregation.COUNT_DISTINCT;
-    }
-    if (COUNT.matcher(q).find()) {
-      return Aggregation.COUNT;
-    }
-    if (AVERAGE.matcher(q).find()
-        && !ABOVE_AVERAGE.matcher(q).find()
-        && !BELOW_AVERAGE.matcher(q).find()) {
-      return Aggregation.AVG;
-    }
-    if (MAXIMUM.matcher(q).find()) {
-      return Aggregation.MAX;
-    }
-    if (MINIMUM.matcher(q).find()) {
-      return Aggregation.MIN;
-    }
-    return TOTAL.matcher(q).find() ? Aggregation.SUM : null;
-  }
-
-  private static Integer topN(String q) {
-    Matcher m = TOP_N.matcher(q);
-    if (!m.find()) {
-      return null;
-    }
-    for (int g = 1; g <= m.groupCount(); g++) {
-      if (m.group(g) != null) {
-        int n = TimeWindows.number(m.group(g));
-        return n > 0 ? n : null;
-      }
-    }
-    return null;
-  }
-
-  private static Double threshold(String q) {
-    for (Pattern p : List.of(MORE_THAN_NUMBER, LESS_THAN_NUMBER)) {
-      Matcher m = p.matcher(q);
-      if (m.find()) {
-        for (int g = 1; g <= m.groupCount(); g++) {
-          if (m.group(g) != null) {
-            return Double.parseDouble(m.group(g));
-          }
-        }
-      }
-    }
-    return null;
-  }
-
-  private String timeColumn(List<Match> metrics, Set<String> used) {
-    if (!metrics.isEmpty() && term(metrics.get(0)).time() != null) {
-      return term(metrics.get(0)).time();
-    }
-    for (String table : used) {
-      Entity e = ontology.entity(table);
-      for (Attribute a : e.attributes()) {
-        if (a.role() == Role.TIME) {
-          return e.table() + "." + a.column();
-        }
-      }
-    }
-    return null;
-  }
-
-  private String key(String table) {
-    Entity e = ontology.entity(table);
-    return e.attributes().stream()
-        .filter(a -> a.role() == Role.IDENTIFIER)
-        .findFirst()
-        .map(a -> e.table() + "." + a.column())
-        .orElse(e.label() == null ? "*" : e.table() + "." + e.label());
-  }
-
-  private static String sql(Aggregation aggregation, String column) {
-    return switch (aggregation) {
-      case COUNT_DISTINCT -> "COUNT(DISTINCT " + column + ")";
-      default -> aggregation.name() + "(" + column + ")";
-    };
-  }
-
-  private static List<Match> of(Retrieved found, Kind kind, boolean said) {
-    return new ArrayList<>(
-        found.matches().stream()
-            .filter(m -> m.item().kind() == kind && (!said || m.lexical() > 0))
-            .toList());
-  }
-
-  /** The glossary term of a metric, filter or relation match. */
-  private Ontology.Term term(Match match) {
-    String key = match.item().key();
-    String name = key.substring(key.indexOf(' ') + 1);
-    return ontology.glossary().stream()
-        .filter(
-            t ->
-                (t.metric() != null || t.filter() != null || t.relation() != null)
-                    && t.term().equals(name))
-        .findFirst()
-        .orElseThrow();
+    return new PlanDraft(q, found, metrics, columns, tables, related);
   }
 
   /**
@@ -1008,22 +99,22 @@ final class SemanticParser {
    * linked value it is anchored on; null without one. Two relations, or none or several anchors,
    * are refused: one grouped query cannot chain them.
    */
-  private Anchored relation(String q, Retrieved found) {
-    List<Match> relations = of(found, Kind.RELATION, true);
+  private PlanDraft.Anchored relation(String q, Retrieved found) {
+    List<Match> relations = Grounding.matches(found, Kind.RELATION, true);
     if (relations.isEmpty()) {
       return null;
     }
     Match said = relations.get(0);
-    Ontology.Term term = term(said);
+    Ontology.Term term = grounding.term(said);
     String lower = q.toLowerCase(Locale.ROOT);
-    int first = Retriever.indexOf(lower, said.said());
+    int first = Mentions.indexOf(lower, said.said());
     int again =
         first < 0
             ? -1
             : term.words().stream()
                 .mapToInt(
                     w ->
-                        Retriever.indexOf(
+                        Mentions.indexOf(
                             lower.substring(first + said.said().length()),
                             w.toLowerCase(Locale.ROOT)))
                 .max()
@@ -1051,46 +142,23 @@ final class SemanticParser {
               + key
               + ")");
     }
-    return new Anchored(term, anchors.get(0), Ontology.tableOf(key));
+    return new PlanDraft.Anchored(term, anchors.get(0), Ontology.tableOf(key));
   }
 
-  /** A relation, the value it is anchored on and the entity whose rows it relates. */
-  private record Anchored(Ontology.Term term, ValueMatch anchor, String entity) {
-    String table() {
-      return Ontology.tableOf(term.relation().anchor());
-    }
-  }
-
-  private static String column(Match column) {
-    return column.item().key().substring("column ".length());
-  }
-
-  private Attribute attribute(Match column) {
-    String qualified = column(column);
-    return ontology.entity(Ontology.tableOf(qualified)).attribute(Ontology.columnOf(qualified));
-  }
-
-  private Role role(Match column) {
-    return attribute(column).role();
-  }
-
-  /** A SQL alias from a name: lower-case letters, digits and underscores. */
-  static String alias(String name) {
-    String a = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", "");
-    return a.isEmpty() || Character.isDigit(a.charAt(0)) ? "v_" + a : a;
-  }
-
-  private List<String> tableNames() {
-    return ontology.entities().stream().map(Entity::table).toList();
-  }
-
-  private List<String> knownWords() {
+  /** The fact table (the measure's first) first, so joins fan out from it. */
+  private List<String> orderTables(Set<String> used, List<Output> measures) {
     List<String> out = new ArrayList<>();
-    ontology.glossary().stream().limit(8).forEach(t -> out.add(t.term()));
+    if (!measures.isEmpty()) {
+      Matcher m = QUALIFIED_COLUMN.matcher(measures.get(0).expression());
+      if (m.find() && ontology.entity(m.group(1)) != null) {
+        out.add(ontology.entity(m.group(1)).table());
+      }
+    }
+    for (String t : used) {
+      if (out.stream().noneMatch(x -> x.equalsIgnoreCase(t))) {
+        out.add(t);
+      }
+    }
     return out;
-  }
-
-  private static String number(double v) {
-    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
   }
 }

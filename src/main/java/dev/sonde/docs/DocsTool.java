@@ -1,8 +1,8 @@
 package dev.sonde.docs;
 
 import dev.sonde.core.CallerException;
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.ExecutionMode;
-import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
@@ -17,9 +17,13 @@ import java.io.IOException;
  * index build within its deadline, and turns the library's caller errors into tool errors.
  */
 abstract class DocsTool implements Tool {
-  static final String FILE_IDENTIFIER =
-      "The document: its key (source/path, as list_available_documents and search_documents give"
-          + " it), its sonde://docs/ URI, its URL, a path unique across sources, or its title";
+  static final Arg<String> DOCUMENT =
+      Arg.string(
+              "file_identifier",
+              "The document: its key (source/path, as list_available_documents and"
+                  + " search_documents give it), its sonde://docs/ URI, its URL, a path unique"
+                  + " across sources, or its title")
+          .required();
 
   protected final DocsLibrary library;
   private final ToolSpec spec;
@@ -37,10 +41,10 @@ abstract class DocsTool implements Tool {
   @Override
   public final Future<ToolResult> call(ToolContext ctx) throws Exception {
     library.awaitReady(ctx.deadline());
-    return Future.succeededFuture(ToolResult.structured(answer(ctx.args())));
+    return Future.succeededFuture(ToolResult.structured(answer(ctx)));
   }
 
-  abstract JsonObject answer(JsonObject args) throws IOException;
+  abstract JsonObject answer(ToolContext ctx) throws IOException;
 
   /** The page an argument names, parsed, with the fields every per-document answer starts with. */
   record Opened(DocsLibrary.PageInfo info, String content, MarkdownPage page, JsonObject head) {}
@@ -60,12 +64,8 @@ abstract class DocsTool implements Tool {
     return new Opened(info, content, page, head);
   }
 
-  static JsonObject withIdentifier(JsonObject schema) {
-    return Schemas.prop(schema, "file_identifier", Schemas.string(FILE_IDENTIFIER), true);
-  }
-
-  static String optional(JsonObject args, String name) {
-    String value = args.getString(name);
+  /** {@code value} trimmed, or null when blank: some clients send every field, empty. */
+  static String optional(String value) {
     return value == null || value.isBlank() ? null : value.trim();
   }
 

@@ -1,6 +1,8 @@
 package dev.sonde.docs;
 
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.Schemas;
+import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -11,6 +13,9 @@ import java.util.TreeMap;
 
 /** Every fenced code block of a document, numbered in document order, with language and section. */
 final class ExtractCodeBlocksTool extends DocsTool {
+  private static final Arg<String> LANGUAGE =
+      Arg.string("language", "Only blocks fenced with this language (any case)");
+
   ExtractCodeBlocksTool(DocsLibrary library) {
     super(
         library,
@@ -20,19 +25,14 @@ final class ExtractCodeBlocksTool extends DocsTool {
                 "Every fenced code block of one document, numbered from 1 in document order, with"
                     + " its language and the section it is in; with language (sql, python, bash,"
                     + " ...), only those. The answer also counts the blocks per language.")
-            .input(
-                Schemas.prop(
-                    withIdentifier(Schemas.object()),
-                    "language",
-                    Schemas.string("Only blocks fenced with this language (any case)"),
-                    false))
+            .input(DOCUMENT, LANGUAGE)
             .output(Schemas.result("blocks", "array")));
   }
 
   @Override
-  JsonObject answer(JsonObject args) throws IOException {
-    Opened doc = open(args.getString("file_identifier"));
-    String language = optional(args, "language");
+  JsonObject answer(ToolContext ctx) throws IOException {
+    Opened doc = open(ctx.arg(DOCUMENT));
+    String language = optional(ctx.arg(LANGUAGE));
     String wanted = language == null ? null : language.toLowerCase(Locale.ROOT);
     JsonArray blocks = new JsonArray();
     Map<String, Integer> languages = new TreeMap<>();

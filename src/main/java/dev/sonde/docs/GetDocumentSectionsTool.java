@@ -1,6 +1,8 @@
 package dev.sonde.docs;
 
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.Schemas;
+import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -14,6 +16,9 @@ import java.util.Locale;
  * filter. Texts are returned until {@code docs.maxDocumentChars}; later sections give headings.
  */
 final class GetDocumentSectionsTool extends DocsTool {
+  private static final Arg<String> FILTER =
+      Arg.string("section_filter", "Keep only sections whose heading or text contains this");
+
   private final int maxChars;
 
   GetDocumentSectionsTool(DocsLibrary library, int maxChars) {
@@ -27,20 +32,15 @@ final class GetDocumentSectionsTool extends DocsTool {
                     + " heading or text contains it (any case). Texts stop after "
                     + maxChars
                     + " characters; the sections after that are listed by heading.")
-            .input(
-                Schemas.prop(
-                    withIdentifier(Schemas.object()),
-                    "section_filter",
-                    Schemas.string("Keep only sections whose heading or text contains this"),
-                    false))
+            .input(DOCUMENT, FILTER)
             .output(Schemas.result("sections", "array")));
     this.maxChars = maxChars;
   }
 
   @Override
-  JsonObject answer(JsonObject args) throws IOException {
-    Opened doc = open(args.getString("file_identifier"));
-    String filter = optional(args, "section_filter");
+  JsonObject answer(ToolContext ctx) throws IOException {
+    Opened doc = open(ctx.arg(DOCUMENT));
+    String filter = optional(ctx.arg(FILTER));
     String wanted = filter == null ? null : filter.toLowerCase(Locale.ROOT);
     List<MarkdownPage.Section> kept = new ArrayList<>();
     for (MarkdownPage.Section s : doc.page().sections()) {

@@ -1,6 +1,8 @@
 package dev.sonde.docs;
 
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.Schemas;
+import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -13,6 +15,9 @@ import java.util.stream.Collectors;
  * {@code docs.maxDocumentChars} asked for whole answers with its section list instead.
  */
 final class GetFullDocumentContentTool extends DocsTool {
+  private static final Arg<String> SECTION =
+      Arg.string("section", "A heading keyword; only the matching sections are returned");
+
   private final int maxChars;
 
   GetFullDocumentContentTool(DocsLibrary library, int maxChars) {
@@ -27,20 +32,15 @@ final class GetFullDocumentContentTool extends DocsTool {
                     + maxChars
                     + " characters asked for without section returns its section list to choose"
                     + " from instead of a cut-off text.")
-            .input(
-                Schemas.prop(
-                    withIdentifier(Schemas.object()),
-                    "section",
-                    Schemas.string("A heading keyword; only the matching sections are returned"),
-                    false))
+            .input(DOCUMENT, SECTION)
             .output(Schemas.result("key", "string")));
     this.maxChars = maxChars;
   }
 
   @Override
-  JsonObject answer(JsonObject args) throws IOException {
-    Opened doc = open(args.getString("file_identifier"));
-    String section = optional(args, "section");
+  JsonObject answer(ToolContext ctx) throws IOException {
+    Opened doc = open(ctx.arg(DOCUMENT));
+    String section = optional(ctx.arg(SECTION));
     JsonObject out = doc.head();
     if (section != null) {
       List<MarkdownPage.Section> matched = doc.page().sectionsNamed(section);

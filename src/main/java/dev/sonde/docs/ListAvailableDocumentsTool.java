@@ -1,6 +1,8 @@
 package dev.sonde.docs;
 
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.Schemas;
+import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -8,7 +10,13 @@ import java.util.List;
 
 /** The catalogue: every document with its source, version and keywords, a page at a time. */
 final class ListAvailableDocumentsTool extends DocsTool {
-  private static final int DEFAULT_LIMIT = 100;
+  private static final Arg<String> SOURCE = Arg.string("source", "Only this source");
+  private static final Arg<String> VERSION =
+      Arg.string("version", "Only this version label; current for each source's default");
+  private static final Arg<Integer> OFFSET =
+      Arg.integer("offset", "Where the page starts", 0, 10_000_000).orElse(0);
+  private static final Arg<Integer> LIMIT =
+      Arg.integer("limit", "Documents per page", 1, 500).orElse(100);
 
   ListAvailableDocumentsTool(DocsLibrary library) {
     super(
@@ -19,34 +27,16 @@ final class ListAvailableDocumentsTool extends DocsTool {
                 "The documentation Sonde can search: each document's file_identifier, path,"
                     + " title, source, version, language, URL and keywords, plus the sources with"
                     + " their versions and state. Paginated: pass next_offset back as offset.")
-            .input(
-                Schemas.prop(
-                    Schemas.prop(
-                        Schemas.prop(
-                            Schemas.prop(
-                                Schemas.object(),
-                                "source",
-                                Schemas.string("Only this source"),
-                                false),
-                            "version",
-                            Schemas.string(
-                                "Only this version label; current for each source's default"),
-                            false),
-                        "offset",
-                        Schemas.integer("Where the page starts (default 0)", 0, 10_000_000),
-                        false),
-                    "limit",
-                    Schemas.integer("Documents per page (default 100)", 1, 500),
-                    false))
+            .input(SOURCE, VERSION, OFFSET, LIMIT)
             .output(Schemas.result("documents", "array", "total", "integer")));
   }
 
   @Override
-  JsonObject answer(JsonObject args) {
+  JsonObject answer(ToolContext ctx) {
     List<DocsLibrary.PageInfo> pages =
-        library.catalogue(optional(args, "source"), optional(args, "version"));
-    int offset = Math.min(args.getInteger("offset", 0), pages.size());
-    int limit = args.getInteger("limit", DEFAULT_LIMIT);
+        library.catalogue(optional(ctx.arg(SOURCE)), optional(ctx.arg(VERSION)));
+    int offset = Math.min(ctx.arg(OFFSET), pages.size());
+    int limit = ctx.arg(LIMIT);
     JsonArray documents = new JsonArray();
     for (DocsLibrary.PageInfo p : pages.subList(offset, Math.min(pages.size(), offset + limit))) {
       documents.add(

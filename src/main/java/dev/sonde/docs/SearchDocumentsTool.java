@@ -1,6 +1,11 @@
 package dev.sonde.docs;
 
+import static io.vertx.json.schema.common.dsl.Keywords.maxLength;
+import static io.vertx.json.schema.common.dsl.Keywords.minLength;
+
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.Schemas;
+import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -8,6 +13,18 @@ import java.io.IOException;
 
 /** BM25 search over section-level chunks, with version selection and step-by-step broadening. */
 final class SearchDocumentsTool extends DocsTool {
+  private static final Arg<String> KEYWORD =
+      Arg.string("keyword", "Keywords or a question", minLength(1), maxLength(1000)).required();
+  private static final Arg<String> VERSION =
+      Arg.string(
+          "version",
+          "Version label (stable, preview, blog, ...); current for each source's default (the"
+              + " default), all when unsure");
+  private static final Arg<String> SOURCE =
+      Arg.string("source", "Only this source (list_available_documents names them)");
+  private static final Arg<Integer> LIMIT =
+      Arg.integer("limit", "How many sections to return", 1, 50).orElse(8);
+
   SearchDocumentsTool(DocsLibrary library) {
     super(
         library,
@@ -22,39 +39,18 @@ final class SearchDocumentsTool extends DocsTool {
                     + " BY ALL and quoted phrases stay whole); when no section has every term the"
                     + " search broadens and says so, and when nothing matches it suggests the"
                     + " closest titles. Then read a section with get_full_document_content.")
-            .input(
-                Schemas.prop(
-                    Schemas.prop(
-                        Schemas.prop(
-                            Schemas.prop(
-                                Schemas.object(),
-                                "keyword",
-                                Schemas.string("Keywords or a question")
-                                    .put("minLength", 1)
-                                    .put("maxLength", 1000),
-                                true),
-                            "version",
-                            Schemas.string(
-                                "Version label (stable, preview, blog, ...); current for each"
-                                    + " source's default (the default), all when unsure"),
-                            false),
-                        "source",
-                        Schemas.string("Only this source (list_available_documents names them)"),
-                        false),
-                    "limit",
-                    Schemas.integer("How many sections to return (default 8)", 1, 50),
-                    false))
+            .input(KEYWORD, VERSION, SOURCE, LIMIT)
             .output(Schemas.result("results", "array", "count", "integer")));
   }
 
   @Override
-  JsonObject answer(JsonObject args) throws IOException {
+  JsonObject answer(ToolContext ctx) throws IOException {
     DocsLibrary.SearchAnswer answer =
         library.search(
-            args.getString("keyword"),
-            optional(args, "version"),
-            optional(args, "source"),
-            args.getInteger("limit", 8));
+            ctx.arg(KEYWORD),
+            optional(ctx.arg(VERSION)),
+            optional(ctx.arg(SOURCE)),
+            ctx.arg(LIMIT));
     JsonArray results = new JsonArray();
     for (SearchHit hit : answer.hits()) {
       results.add(

@@ -1,8 +1,10 @@
 package dev.sonde.files;
 
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.ToolAnnotations;
+import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolSpec;
 import dev.sonde.workspace.Workspace;
 import io.vertx.core.json.JsonObject;
@@ -12,6 +14,9 @@ import java.nio.file.Path;
 
 /** A folder in the workspace, with its parents; asking again for one that exists is fine. */
 final class CreateFolderTool extends WorkspaceTool {
+  private static final Arg<String> FOLDER =
+      Arg.string("folder_name", "The folder, relative to the workspace").required();
+
   CreateFolderTool(FamilyServices services) {
     super(
         services,
@@ -20,19 +25,14 @@ final class CreateFolderTool extends WorkspaceTool {
             .description(
                 "Creates a folder (and its parents) in your workspace, e.g. GOLD or reports/2026."
                     + " Paths are relative to the workspace; '..' and absolute paths are refused.")
-            .input(
-                Schemas.prop(
-                    Schemas.object(),
-                    "folder_name",
-                    Schemas.string("The folder, relative to the workspace"),
-                    true))
+            .input(FOLDER)
             .output(Schemas.result("folder", "string", "created", "boolean"))
             .annotations(new ToolAnnotations(false, false, true, false)));
   }
 
   @Override
-  JsonObject answer(Workspace workspace, JsonObject args) throws IOException {
-    String name = args.getString("folder_name");
+  JsonObject answer(Workspace workspace, ToolContext ctx) throws IOException {
+    String name = ctx.arg(FOLDER);
     boolean existed = Files.isDirectory(workspace.resolve(name));
     Path folder = workspace.createFolder(name);
     return new JsonObject().put("folder", workspace.relative(folder)).put("created", !existed);

@@ -1,8 +1,10 @@
 package dev.sonde.files;
 
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.ToolAnnotations;
+import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolSpec;
 import dev.sonde.workspace.Workspace;
 import io.vertx.core.json.JsonObject;
@@ -10,6 +12,10 @@ import java.io.IOException;
 
 /** Removes one file, or an empty folder, from the workspace. */
 final class DeleteFileTool extends WorkspaceTool {
+  private static final Arg<String> FILENAME =
+      Arg.string("filename", "The file, relative to the workspace, e.g. GOLD/close.chart.json")
+          .required();
+
   DeleteFileTool(FamilyServices services) {
     super(
         services,
@@ -19,20 +25,14 @@ final class DeleteFileTool extends WorkspaceTool {
                 "Deletes one file (a chart, a dashboard, a report) or an empty folder from your"
                     + " workspace. Folders with files in them are refused; nothing outside the"
                     + " workspace can be named.")
-            .input(
-                Schemas.prop(
-                    Schemas.object(),
-                    "filename",
-                    Schemas.string(
-                        "The file, relative to the workspace, e.g. GOLD/close.chart.json"),
-                    true))
+            .input(FILENAME)
             .output(Schemas.result("deleted", "string"))
             .annotations(new ToolAnnotations(false, true, true, false)));
   }
 
   @Override
-  JsonObject answer(Workspace workspace, JsonObject args) throws IOException {
-    String filename = args.getString("filename");
+  JsonObject answer(Workspace workspace, ToolContext ctx) throws IOException {
+    String filename = ctx.arg(FILENAME);
     workspace.delete(filename);
     return new JsonObject().put("deleted", workspace.relative(workspace.resolve(filename)));
   }

@@ -1,8 +1,10 @@
 package dev.sonde.files;
 
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.ToolAnnotations;
+import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolSpec;
 import dev.sonde.workspace.Workspace;
 import io.vertx.core.json.JsonArray;
@@ -11,6 +13,9 @@ import java.io.IOException;
 
 /** What a workspace folder holds: folders first, then files, by name. */
 final class ListFilesTool extends WorkspaceTool {
+  private static final Arg<String> PATH =
+      Arg.string("path", "A folder relative to the workspace; omit for the top");
+
   ListFilesTool(FamilyServices services) {
     super(
         services,
@@ -20,19 +25,14 @@ final class ListFilesTool extends WorkspaceTool {
                 "The folders and files directly inside a workspace folder (the workspace itself"
                     + " when path is left out): saved charts (*.chart.json), dashboards and reports,"
                     + " with size and modification time.")
-            .input(
-                Schemas.prop(
-                    Schemas.object(),
-                    "path",
-                    Schemas.string("A folder relative to the workspace; omit for the top"),
-                    false))
+            .input(PATH)
             .output(Schemas.result("path", "string", "entries", "array", "count", "integer"))
             .annotations(ToolAnnotations.READ_ONLY));
   }
 
   @Override
-  JsonObject answer(Workspace workspace, JsonObject args) throws IOException {
-    String path = args.getString("path");
+  JsonObject answer(Workspace workspace, ToolContext ctx) throws IOException {
+    String path = ctx.arg(PATH);
     JsonArray entries = new JsonArray();
     for (Workspace.Entry e : workspace.list(path)) {
       JsonObject entry =

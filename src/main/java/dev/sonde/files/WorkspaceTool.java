@@ -7,17 +7,18 @@ import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import dev.sonde.workspace.Workspace;
+import dev.sonde.workspace.Workspaces;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 
 /** A tool over the calling account's workspace, run on a worker since it touches the disk. */
 abstract class WorkspaceTool implements Tool {
-  private final FamilyServices services;
+  private final Workspaces workspaces;
   private final ToolSpec spec;
 
   WorkspaceTool(FamilyServices services, ToolSpec.Builder spec) {
-    this.services = services;
+    this.workspaces = services.workspaces();
     this.spec = spec.mode(ExecutionMode.WORKER).build();
   }
 
@@ -28,9 +29,8 @@ abstract class WorkspaceTool implements Tool {
 
   @Override
   public final Future<ToolResult> call(ToolContext ctx) throws IOException {
-    return Future.succeededFuture(
-        ToolResult.structured(answer(services.workspaces().of(ctx.account()), ctx.args())));
+    return Future.succeededFuture(ToolResult.structured(answer(workspaces.of(ctx.account()), ctx)));
   }
 
-  abstract JsonObject answer(Workspace workspace, JsonObject args) throws IOException;
+  abstract JsonObject answer(Workspace workspace, ToolContext ctx) throws IOException;
 }

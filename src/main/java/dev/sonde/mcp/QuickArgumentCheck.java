@@ -16,9 +16,20 @@ import java.util.Set;
 final class QuickArgumentCheck {
   private static final Set<String> ROOT_KEYS =
       Set.of("type", "properties", "required", "additionalProperties", "description", "title");
+
+  /** What a property may hold; {@code default} only annotates, the validator never checks it. */
   private static final Set<String> PROPERTY_KEYS =
       Set.of(
-          "type", "description", "title", "enum", "minLength", "maxLength", "minimum", "maximum");
+          "type",
+          "description",
+          "title",
+          "default",
+          "enum",
+          "minLength",
+          "maxLength",
+          "minimum",
+          "maximum");
+
   private static final long MAX_EXACT = 1L << 53;
 
   /** One property's rules; bounds are null when absent. */

@@ -104,27 +104,61 @@ public final class ToolRegistry {
     if (Boolean.TRUE.equals(tool.check().validate(arguments).getValid())) {
       return null;
     }
-    OutputUnit unit = tool.explain().validate(arguments);
+    List<OutputUnit> errors = new ArrayList<>();
+    collect(tool.explain().validate(arguments), errors);
     List<String> problems = new ArrayList<>();
-    collect(unit, problems);
+    for (OutputUnit error : errors) {
+      if (!restates(error, errors)) {
+        explain(error, problems);
+      }
+    }
     if (problems.isEmpty()) {
       problems.add("the arguments do not match the tool's input schema");
     }
     return "invalid arguments for " + tool.spec().name() + ": " + String.join("; ", problems);
   }
 
-  private static void collect(OutputUnit unit, List<String> out) {
+  private static void collect(OutputUnit unit, List<OutputUnit> out) {
     if (unit.getErrors() != null && !unit.getErrors().isEmpty()) {
       unit.getErrors().forEach(e -> collect(e, out));
-      return;
+    } else if (unit.getError() != null) {
+      out.add(unit);
     }
-    if (unit.getError() == null) {
-      return;
+  }
+
+  /**
+   * Whether {@code error} only restates another: "Property 'x' does not match schema" above the
+   * rule x broke, or the validator's "does not match additional properties schema" for a property
+   * the schema declares. Only the rules broken are worth reading, nested specs have many levels.
+   */
+  private static boolean restates(OutputUnit error, List<OutputUnit> all) {
+    String rule = error.getKeywordLocation();
+    if (rule == null) {
+      return false;
     }
+    String declared = null;
+    if (rule.endsWith("/additionalProperties")) {
+      String instance = error.getInstanceLocation();
+      declared =
+          rule.substring(0, rule.length() - "additionalProperties".length())
+              + "properties/"
+              + instance.substring(instance.lastIndexOf('/') + 1)
+              + "/";
+    }
+    for (OutputUnit other : all) {
+      String otherRule = String.valueOf(other.getKeywordLocation());
+      if (otherRule.startsWith(rule + "/") || declared != null && otherRule.startsWith(declared)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void explain(OutputUnit unit, List<String> out) {
     String where = fieldName(unit.getInstanceLocation());
     String rule = keyword(unit.getKeywordLocation());
-    // the validator quotes a caller's property name whole
-    String error = Quote.cut(unit.getError(), EXPLAINED_ERROR);
+    // the validator quotes a caller's property name whole; it words maxItems "( + 51 > 50)"
+    String error = Quote.cut(unit.getError(), EXPLAINED_ERROR).replace("( + ", "(");
     String line = where + ": " + error + (rule.isEmpty() ? "" : " (rule: " + rule + ")");
     if (!out.contains(line) && out.size() < 10) {
       out.add(line);

@@ -1,7 +1,12 @@
 package dev.sonde.query;
 
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+import static io.vertx.json.schema.common.dsl.Keywords.maxLength;
+import static io.vertx.json.schema.common.dsl.Keywords.minLength;
+
+import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.db.QueryRequest;
-import dev.sonde.tools.ConnectionArg;
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.TimezoneArg;
@@ -11,15 +16,29 @@ import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.time.ZoneId;
 
 /**
  * One read-only statement through the guard, with its result kept inside the connection's budget.
  */
 final class ExecuteQueryTool implements Tool {
-  private final FamilyServices services;
+  /** The statement of the query tools. */
+  static final Arg<String> SQL =
+      Arg.string("sql", "One read-only SQL statement", minLength(1), maxLength(Schemas.SQL_LENGTH))
+          .required();
+
+  private static final Arg<String> FORMAT =
+      Arg.oneOf("format", "json (rows as arrays) or csv", "json", "csv").orElse("json");
+  private static final Arg<Integer> LIMIT =
+      Arg.integer("limit", "Rows wanted; the connection's maxRows caps it", 1, 1_000_000);
+  private static final Arg<String> TIMEFORMAT =
+      Arg.oneOf("timeformat", "How times are rendered", "iso", "ms", "us", "ns").orElse("iso");
+  private static final Arg<String> TIMEZONE =
+      TimezoneArg.TIMEZONE.describedAs(
+          "IANA zone for iso times, e.g. Asia/Shanghai; default timeseries.timezone (UTC)");
+
+  private final DatabaseRegistry databases;
+  private final String configuredZone;
   private final ToolSpec spec =
       ToolSpec.builder("execute_query")
           .title("Run a read-only query")
@@ -29,35 +48,7 @@ final class ExecuteQueryTool implements Tool {
                   + " columns, rows, row_count, truncated and elapsed_ms. Results are capped per connection"
                   + " (rows and characters): aggregate or filter rather than paging through raw rows."
                   + " Decimals come back as strings; times as ISO-8601 in the timezone, or epoch numbers.")
-          .input(
-              Schemas.prop(
-                  Schemas.prop(
-                      Schemas.prop(
-                          Schemas.prop(
-                              ConnectionArg.addTo(
-                                  Schemas.prop(
-                                      Schemas.object(),
-                                      "sql",
-                                      Schemas.string(
-                                              "One read-only SQL statement", Schemas.SQL_LENGTH)
-                                          .put("minLength", 1),
-                                      true)),
-                              "format",
-                              Schemas.string("json (rows as arrays) or csv")
-                                  .put("enum", new JsonArray().add("json").add("csv")),
-                              false),
-                          "limit",
-                          Schemas.integer(
-                              "Rows wanted; the connection's maxRows caps it", 1, 1_000_000),
-                          false),
-                      "timeformat",
-                      Schemas.string("How times are rendered")
-                          .put("enum", new JsonArray().add("iso").add("ms").add("us").add("ns")),
-                      false),
-                  "timezone",
-                  Schemas.string(
-                      "IANA zone for iso times, e.g. Asia/Shanghai; default timeseries.timezone (UTC)"),
-                  false))
+          .input(SQL, CONNECTION, FORMAT, LIMIT, TIMEFORMAT, TIMEZONE)
           .output(
               Schemas.prop(
                   Schemas.result("columns", "array", "row_count", "integer"),
@@ -68,7 +59,8 @@ final class ExecuteQueryTool implements Tool {
           .build();
 
   ExecuteQueryTool(FamilyServices services) {
-    this.services = services;
+    this.databases = services.databases();
+    this.configuredZone = services.config().timeseries().timezone();
   }
 
   @Override
@@ -78,16 +70,17 @@ final class ExecuteQueryTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    JsonObject args = ctx.args();
-    ZoneId zone = TimezoneArg.zone(services, ctx);
+    Integer limit = ctx.arg(LIMIT);
     QueryRequest request =
         new QueryRequest(
-            args.getString("sql"),
-            args.getInteger("limit", Integer.MAX_VALUE),
-            "csv".equals(args.getString("format")),
-            args.getString("timeformat", "iso"),
-            zone);
-    return ConnectionArg.database(services, ctx)
+            ctx.arg(SQL),
+            // without a limit the connection's maxRows is the only cap
+            limit == null ? Integer.MAX_VALUE : limit,
+            "csv".equals(ctx.arg(FORMAT)),
+            ctx.arg(TIMEFORMAT),
+            TimezoneArg.zone(ctx.arg(TIMEZONE), configuredZone));
+    return databases
+        .get(ctx.arg(CONNECTION))
         .query(request, ctx.call())
         .map(ToolResult::structured);
   }

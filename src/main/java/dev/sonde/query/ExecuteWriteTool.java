@@ -1,6 +1,9 @@
 package dev.sonde.query;
 
-import dev.sonde.tools.ConnectionArg;
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+
+import dev.sonde.db.DatabaseRegistry;
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -15,7 +18,12 @@ import io.vertx.core.Future;
  * does.
  */
 final class ExecuteWriteTool implements Tool {
-  private final FamilyServices services;
+  private static final Arg<String> SQL =
+      ExecuteQueryTool.SQL.describedAs("One INSERT, UPDATE, DELETE or MERGE");
+  private static final Arg<String> WRITABLE_CONNECTION =
+      CONNECTION.describedAs("Named connection that allows writes; omit for the default");
+
+  private final DatabaseRegistry databases;
   private final ToolSpec spec =
       ToolSpec.builder("execute_write")
           .title("Change data")
@@ -23,23 +31,13 @@ final class ExecuteWriteTool implements Tool {
               "Runs one INSERT, UPDATE, DELETE or MERGE in its own transaction (committed on"
                   + " success, rolled back on failure) on a connection configured with write: true, and"
                   + " returns affected_rows. Schema changes, session commands and reads are refused.")
-          .input(
-              Schemas.prop(
-                  Schemas.prop(
-                      Schemas.object(),
-                      "sql",
-                      Schemas.string("One INSERT, UPDATE, DELETE or MERGE", Schemas.SQL_LENGTH)
-                          .put("minLength", 1),
-                      true),
-                  "connection",
-                  Schemas.string("Named connection that allows writes; omit for the default"),
-                  false))
+          .input(SQL, WRITABLE_CONNECTION)
           .output(Schemas.result("affected_rows", "integer"))
           .annotations(new ToolAnnotations(false, true, false, false))
           .build();
 
   ExecuteWriteTool(FamilyServices services) {
-    this.services = services;
+    this.databases = services.databases();
   }
 
   @Override
@@ -49,8 +47,9 @@ final class ExecuteWriteTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return ConnectionArg.database(services, ctx)
-        .write(ctx.args().getString("sql"), ctx.call())
+    return databases
+        .get(ctx.arg(WRITABLE_CONNECTION))
+        .write(ctx.arg(SQL), ctx.call())
         .map(ToolResult::structured);
   }
 }

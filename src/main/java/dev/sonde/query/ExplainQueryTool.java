@@ -1,6 +1,10 @@
 package dev.sonde.query;
 
-import dev.sonde.tools.ConnectionArg;
+import static dev.sonde.query.ExecuteQueryTool.SQL;
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+
+import dev.sonde.db.DatabaseRegistry;
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -13,7 +17,10 @@ import io.vertx.core.json.JsonObject;
 
 /** The engine's plan for a read, optionally with real timings. */
 final class ExplainQueryTool implements Tool {
-  private final FamilyServices services;
+  private static final Arg<Boolean> ANALYZE =
+      Arg.flag("analyze", "Run it and report real timings").orElse(false);
+
+  private final DatabaseRegistry databases;
   private final ToolSpec spec =
       ToolSpec.builder("explain_query")
           .title("Explain a query")
@@ -21,20 +28,7 @@ final class ExplainQueryTool implements Tool {
               "The engine's plan for one read-only statement, as text. With analyze: true the"
                   + " statement runs (inside a read-only transaction that is rolled back) and the plan"
                   + " shows real timings and row counts. The same guard as execute_query applies.")
-          .input(
-              ConnectionArg.addTo(
-                  Schemas.prop(
-                      Schemas.prop(
-                          Schemas.object(),
-                          "sql",
-                          Schemas.string("One read-only SQL statement", Schemas.SQL_LENGTH)
-                              .put("minLength", 1),
-                          true),
-                      "analyze",
-                      new JsonObject()
-                          .put("type", "boolean")
-                          .put("description", "Run it and report real timings"),
-                      false)))
+          .input(SQL, ANALYZE, CONNECTION)
           .output(
               Schemas.prop(
                   Schemas.prop(Schemas.result(), "plan", Schemas.string("the plan as text"), true),
@@ -45,7 +39,7 @@ final class ExplainQueryTool implements Tool {
           .build();
 
   ExplainQueryTool(FamilyServices services) {
-    this.services = services;
+    this.databases = services.databases();
   }
 
   @Override
@@ -55,9 +49,9 @@ final class ExplainQueryTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    JsonObject args = ctx.args();
-    return ConnectionArg.database(services, ctx)
-        .explain(args.getString("sql"), args.getBoolean("analyze", false), ctx.call())
+    return databases
+        .get(ctx.arg(CONNECTION))
+        .explain(ctx.arg(SQL), ctx.arg(ANALYZE), ctx.call())
         .map(ToolResult::structured);
   }
 }

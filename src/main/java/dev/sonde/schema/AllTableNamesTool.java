@@ -1,7 +1,9 @@
 package dev.sonde.schema;
 
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+
+import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.db.TableRef;
-import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -17,20 +19,20 @@ import java.util.function.Predicate;
 
 /** The qualified names of every table and view, sorted. */
 final class AllTableNamesTool implements Tool {
-  private final FamilyServices services;
+  private final DatabaseRegistry databases;
   private final ToolSpec spec =
       ToolSpec.builder("all_table_names")
           .title("All table names")
           .description(
               "The fully qualified names of every table and view, sorted; lighter than"
                   + " list_tables when only the names matter.")
-          .input(ConnectionArg.addTo(Schemas.object()))
+          .input(CONNECTION)
           .output(Schemas.result("table_names", "array"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
   AllTableNamesTool(FamilyServices services) {
-    this.services = services;
+    this.databases = services.databases();
   }
 
   @Override
@@ -40,7 +42,7 @@ final class AllTableNamesTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return ConnectionArg.database(services, ctx).tables().map(tables -> names(tables, n -> true));
+    return databases.get(ctx.arg(CONNECTION)).tables().map(tables -> names(tables, n -> true));
   }
 
   /** The sorted qualified names that {@code keep} accepts, and their count. */

@@ -1,6 +1,10 @@
 package dev.sonde.schema;
 
-import dev.sonde.tools.ConnectionArg;
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+import static io.vertx.json.schema.common.dsl.Keywords.minLength;
+
+import dev.sonde.db.DatabaseRegistry;
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -13,26 +17,23 @@ import java.util.Locale;
 
 /** Table names containing a substring, case-insensitively, on the qualified name. */
 final class FilterTableNamesTool implements Tool {
-  private final FamilyServices services;
+  private static final Arg<String> SUBSTRING =
+      Arg.string("substring", "Text to look for in the qualified names", minLength(1)).required();
+
+  private final DatabaseRegistry databases;
   private final ToolSpec spec =
       ToolSpec.builder("filter_table_names")
           .title("Filter table names")
           .description(
               "Qualified table and view names that contain the substring, ignoring case"
                   + " (for example 'order' finds main.orders and main.order_items).")
-          .input(
-              ConnectionArg.addTo(
-                  Schemas.prop(
-                      Schemas.object(),
-                      "substring",
-                      Schemas.string("Text to look for in the qualified names").put("minLength", 1),
-                      true)))
+          .input(SUBSTRING, CONNECTION)
           .output(Schemas.result("table_names", "array"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
   FilterTableNamesTool(FamilyServices services) {
-    this.services = services;
+    this.databases = services.databases();
   }
 
   @Override
@@ -42,8 +43,9 @@ final class FilterTableNamesTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    String wanted = ctx.args().getString("substring").toLowerCase(Locale.ROOT);
-    return ConnectionArg.database(services, ctx)
+    String wanted = ctx.arg(SUBSTRING).toLowerCase(Locale.ROOT);
+    return databases
+        .get(ctx.arg(CONNECTION))
         .tables()
         .map(
             tables ->

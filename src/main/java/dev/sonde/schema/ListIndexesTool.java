@@ -1,6 +1,8 @@
 package dev.sonde.schema;
 
-import dev.sonde.tools.ConnectionArg;
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+
+import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -12,20 +14,20 @@ import io.vertx.core.Future;
 
 /** The indexes of a table. */
 final class ListIndexesTool implements Tool {
-  private final FamilyServices services;
+  private final DatabaseRegistry databases;
   private final ToolSpec spec =
       ToolSpec.builder("list_indexes")
           .title("List indexes")
           .description(
               "The indexes of a table: name, unique, primary, and columns with position and"
                   + " ASC/DESC.")
-          .input(ConnectionArg.addTo(SchemaArgs.withTable(Schemas.object())))
+          .input(SchemaArgs.TABLE, CONNECTION)
           .output(Schemas.result("indexes", "array"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
   ListIndexesTool(FamilyServices services) {
-    this.services = services;
+    this.databases = services.databases();
   }
 
   @Override
@@ -35,6 +37,6 @@ final class ListIndexesTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return SchemaArgs.describedPart(services, ctx, "indexes");
+    return SchemaArgs.describedPart(databases, ctx, "indexes");
   }
 }

@@ -1,6 +1,8 @@
 package dev.sonde.schema;
 
-import dev.sonde.tools.ConnectionArg;
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+
+import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -13,20 +15,20 @@ import io.vertx.core.json.JsonObject;
 
 /** The sequences of a connection. */
 final class ListSequencesTool implements Tool {
-  private final FamilyServices services;
+  private final DatabaseRegistry databases;
   private final ToolSpec spec =
       ToolSpec.builder("list_sequences")
           .title("List sequences")
           .description(
               "Sequences with their current value, increment, minimum, maximum, whether they"
                   + " cycle, and the column that owns them (PostgreSQL serial and identity columns).")
-          .input(ConnectionArg.addTo(Schemas.object()))
+          .input(CONNECTION)
           .output(Schemas.result("sequences", "array"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
   ListSequencesTool(FamilyServices services) {
-    this.services = services;
+    this.databases = services.databases();
   }
 
   @Override
@@ -36,7 +38,8 @@ final class ListSequencesTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return ConnectionArg.database(services, ctx)
+    return databases
+        .get(ctx.arg(CONNECTION))
         .sequences()
         .map(
             list ->

@@ -1,6 +1,9 @@
 package dev.sonde.schema;
 
-import dev.sonde.tools.ConnectionArg;
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+
+import dev.sonde.db.DatabaseRegistry;
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -12,7 +15,11 @@ import io.vertx.core.Future;
 
 /** Table inheritance and partitions (PostgreSQL). */
 final class ListTableHierarchyTool implements Tool {
-  private final FamilyServices services;
+  private static final Arg<String> TABLE =
+      Arg.string(
+          "table_name", "Table: table, schema.table or database.schema.table; omit for all links");
+
+  private final DatabaseRegistry databases;
   private final ToolSpec spec =
       ToolSpec.builder("list_table_hierarchy")
           .title("Table hierarchy")
@@ -20,20 +27,13 @@ final class ListTableHierarchyTool implements Tool {
               "PostgreSQL inheritance and partitions: for a table, its parents and its children"
                   + " (with partition bounds); without a table, every parent-child link. An unknown table is"
                   + " an error; engines without inheritance answer with empty lists and say so.")
-          .input(
-              ConnectionArg.addTo(
-                  Schemas.prop(
-                      Schemas.object(),
-                      "table_name",
-                      Schemas.string(
-                          "Table: table, schema.table or database.schema.table; omit for all links"),
-                      false)))
+          .input(TABLE, CONNECTION)
           .output(Schemas.result("parents", "array", "children", "array"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
   ListTableHierarchyTool(FamilyServices services) {
-    this.services = services;
+    this.databases = services.databases();
   }
 
   @Override
@@ -43,8 +43,6 @@ final class ListTableHierarchyTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return ConnectionArg.database(services, ctx)
-        .hierarchy(ctx.args().getString("table_name"))
-        .map(ToolResult::structured);
+    return databases.get(ctx.arg(CONNECTION)).hierarchy(ctx.arg(TABLE)).map(ToolResult::structured);
   }
 }

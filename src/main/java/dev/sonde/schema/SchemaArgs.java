@@ -1,8 +1,10 @@
 package dev.sonde.schema;
 
-import dev.sonde.tools.ConnectionArg;
-import dev.sonde.tools.FamilyServices;
-import dev.sonde.tools.Schemas;
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+import static io.vertx.json.schema.common.dsl.Keywords.minLength;
+
+import dev.sonde.db.DatabaseRegistry;
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolResult;
 import io.vertx.core.Future;
@@ -10,21 +12,26 @@ import io.vertx.core.json.JsonObject;
 
 /** The table argument the schema tools share, and the parts of describe_table. */
 final class SchemaArgs {
+  static final Arg<String> TABLE =
+      Arg.string(
+              "table_name",
+              "Table or view: table, schema.table or database.schema.table",
+              minLength(1))
+          .required();
+
   private SchemaArgs() {}
 
+  /** {@code schema} with {@link #TABLE} added, for tools not declared with Args yet. */
   static JsonObject withTable(JsonObject schema) {
-    return Schemas.prop(
-        schema,
-        "table_name",
-        Schemas.string("Table or view: table, schema.table or database.schema.table")
-            .put("minLength", 1),
-        true);
+    return TABLE.addTo(schema);
   }
 
   /** One part of describe_table's answer (columns, indexes), with the table's qualified name. */
-  static Future<ToolResult> describedPart(FamilyServices services, ToolContext ctx, String part) {
-    return ConnectionArg.database(services, ctx)
-        .describe(ctx.args().getString("table_name"))
+  static Future<ToolResult> describedPart(
+      DatabaseRegistry databases, ToolContext ctx, String part) {
+    return databases
+        .get(ctx.arg(CONNECTION))
+        .describe(ctx.arg(TABLE))
         .map(
             d ->
                 ToolResult.structured(

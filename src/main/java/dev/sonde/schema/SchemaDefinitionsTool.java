@@ -1,6 +1,8 @@
 package dev.sonde.schema;
 
-import dev.sonde.tools.ConnectionArg;
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+
+import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -12,20 +14,20 @@ import io.vertx.core.Future;
 
 /** Only the columns of a table, for writing SQL against it. */
 final class SchemaDefinitionsTool implements Tool {
-  private final FamilyServices services;
+  private final DatabaseRegistry databases;
   private final ToolSpec spec =
       ToolSpec.builder("schema_definitions")
           .title("Column definitions")
           .description(
               "The columns of a table in definition order: name, type, nullable, default,"
                   + " primary_key. The column part of describe_table.")
-          .input(ConnectionArg.addTo(SchemaArgs.withTable(Schemas.object())))
+          .input(SchemaArgs.TABLE, CONNECTION)
           .output(Schemas.result("columns", "array"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
   SchemaDefinitionsTool(FamilyServices services) {
-    this.services = services;
+    this.databases = services.databases();
   }
 
   @Override
@@ -35,6 +37,6 @@ final class SchemaDefinitionsTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return SchemaArgs.describedPart(services, ctx, "columns");
+    return SchemaArgs.describedPart(databases, ctx, "columns");
   }
 }

@@ -1,9 +1,12 @@
 package dev.sonde.schema;
 
-import dev.sonde.core.CallerException;
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+import static io.vertx.json.schema.common.dsl.Keywords.maxItems;
+
 import dev.sonde.db.Database;
+import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.db.TableRef;
-import dev.sonde.tools.ConnectionArg;
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -20,7 +23,13 @@ import java.util.List;
 /** Row counts of named tables, or of the first tables by name; a failing table says why. */
 final class TableRowCountsTool implements Tool {
   static final int MAX_TABLES = 50;
-  private final FamilyServices services;
+  private static final Arg<List<String>> TABLES =
+      Arg.strings(
+          "table_names",
+          "Tables to count; omit for the first " + MAX_TABLES + " by name",
+          maxItems(MAX_TABLES));
+
+  private final DatabaseRegistry databases;
   private final ToolSpec spec =
       ToolSpec.builder("table_row_counts")
           .title("Table row counts")
@@ -31,24 +40,13 @@ final class TableRowCountsTool implements Tool {
                   + " unknown or failing one gets row_count null and an error. Without, the first "
                   + MAX_TABLES
                   + " tables by name, with truncated and total_tables.")
-          .input(
-              ConnectionArg.addTo(
-                  Schemas.prop(
-                      Schemas.object(),
-                      "table_names",
-                      new JsonObject()
-                          .put("type", "array")
-                          .put("items", new JsonObject().put("type", "string"))
-                          .put(
-                              "description",
-                              "Tables to count; omit for the first " + MAX_TABLES + " by name"),
-                      false)))
+          .input(TABLES, CONNECTION)
           .output(Schemas.result("counts", "array"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
   TableRowCountsTool(FamilyServices services) {
-    this.services = services;
+    this.databases = services.databases();
   }
 
   @Override
@@ -58,16 +56,8 @@ final class TableRowCountsTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    Database database = ConnectionArg.database(services, ctx);
-    JsonArray named = ctx.args().getJsonArray("table_names");
-    if (named != null && named.size() > MAX_TABLES) {
-      throw new CallerException(
-          "table_names has "
-              + named.size()
-              + " tables; ask for at most "
-              + MAX_TABLES
-              + " at a time");
-    }
+    Database database = databases.get(ctx.arg(CONNECTION));
+    List<String> named = ctx.arg(TABLES);
     if (named == null) {
       return database
           .tables()
@@ -92,7 +82,7 @@ final class TableRowCountsTool implements Tool {
           .map(ToolResult::structured);
     }
     return database
-        .resolveAll(named.stream().map(String::valueOf).toList())
+        .resolveAll(named)
         .compose(resolved -> count(database, resolved))
         .map(counts -> ToolResult.structured(result(counts)));
   }

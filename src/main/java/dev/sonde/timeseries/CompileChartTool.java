@@ -1,7 +1,10 @@
 package dev.sonde.timeseries;
 
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+import static dev.sonde.tools.TimezoneArg.TIMEZONE;
+
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.ChartDocuments;
-import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.TimezoneArg;
@@ -11,6 +14,7 @@ import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
 import dev.sonde.workspace.Workspace;
+import dev.sonde.workspace.Workspaces;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -22,19 +26,19 @@ import java.time.ZoneId;
  * reference toolset's, {@code compile_tql_from_spec}.
  */
 final class CompileChartTool implements Tool {
-  static final String SPEC_HELP =
-      "spec: {kind: metrics|tags|ohlc|geomap, table, tag or tags, timeRange {start, end},"
-          + " rollup: sec|min|hour|day|week|month (or \"5min\", \"10s\", \"1분 평균\", \"每小时\";"
-          + " null for raw values), rollupN, metrics [{agg: avg|max|min|sum|count|sumsq|raw,"
-          + " label}], output {chartType: line|bar, title, subtitle}}. Times: ISO-8601 in the"
-          + " user's timezone, epoch ms, now, last (the data's last time), now-6h, last-30m.";
+  private static final Arg<String> FILENAME =
+      Arg.string(
+          "filename",
+          "Save as TABLE/name.chart.json (ASCII) in your workspace; omit to get the chart inline");
 
-  private final FamilyServices services;
+  private final Workspaces workspaces;
+  private final String configuredZone;
   private final Charts charts;
   private final ToolSpec spec;
 
   CompileChartTool(FamilyServices services, Charts charts, String name) {
-    this.services = services;
+    this.workspaces = services.workspaces();
+    this.configuredZone = services.config().timeseries().timezone();
     this.charts = charts;
     this.spec =
         ToolSpec.builder(name)
@@ -48,34 +52,8 @@ final class CompileChartTool implements Tool {
                     + " fitted to what can be drawn (each change is a notice, the title carries the"
                     + " unit applied), rollups used where they fit. Returns the chart (SQL, ECharts"
                     + " option, plan) with a data summary; with filename (TABLE/name.chart.json) it"
-                    + " is saved in your workspace and re-runs live when opened. "
-                    + SPEC_HELP)
-            .input(
-                TimezoneArg.addTo(
-                    ConnectionArg.addTo(
-                        Schemas.prop(
-                            Schemas.prop(
-                                Schemas.object(),
-                                "spec",
-                                new JsonObject()
-                                    .put("type", "object")
-                                    .put("description", SPEC_HELP)
-                                    .put(
-                                        "properties",
-                                        new JsonObject()
-                                            .put("table", Schemas.string("The tag table"))
-                                            .put(
-                                                "kind",
-                                                Schemas.string("metrics, tags, ohlc or geomap")))
-                                    .put(
-                                        "required",
-                                        new io.vertx.core.json.JsonArray().add("table")),
-                                true),
-                            "filename",
-                            Schemas.string(
-                                "Save as TABLE/name.chart.json (ASCII) in your workspace; omit to get"
-                                    + " the chart inline"),
-                            false))))
+                    + " is saved in your workspace and re-runs live when opened.")
+            .input(ChartSpecArg.SPEC, FILENAME, CONNECTION, TIMEZONE)
             .output(Schemas.result("chart", "object", "summary", "object", "notices", "array"))
             .annotations(new ToolAnnotations(false, false, true, false))
             .build();
@@ -88,15 +66,15 @@ final class CompileChartTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    JsonObject chartSpec = ctx.args().getJsonObject("spec");
-    String filename = ctx.args().getString("filename");
+    JsonObject chartSpec = ctx.arg(ChartSpecArg.SPEC);
+    String filename = ctx.arg(FILENAME);
     if (filename != null) {
       ChartDocuments.checkFilename(filename, chartSpec.getString("table", ""));
     }
-    ZoneId zone = TimezoneArg.zone(services, ctx);
-    Workspace workspace = filename == null ? null : services.workspaces().of(ctx.account());
+    ZoneId zone = TimezoneArg.zone(ctx.arg(TIMEZONE), configuredZone);
+    Workspace workspace = filename == null ? null : workspaces.of(ctx.account());
     return charts
-        .compile(ctx.args().getString("connection"), chartSpec, zone, ctx.call())
+        .compile(ctx.arg(CONNECTION), chartSpec, zone, ctx.call())
         .compose(
             compiled -> {
               JsonObject out =

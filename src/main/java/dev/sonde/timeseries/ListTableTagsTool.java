@@ -1,7 +1,11 @@
 package dev.sonde.timeseries;
 
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+import static io.vertx.json.schema.common.dsl.Keywords.minLength;
+
 import dev.sonde.db.Database;
-import dev.sonde.tools.ConnectionArg;
+import dev.sonde.db.DatabaseRegistry;
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
@@ -15,28 +19,24 @@ import io.vertx.core.json.JsonObject;
 
 /** The tag names of a tag table, from the list Sonde keeps current. */
 final class ListTableTagsTool implements Tool {
-  private final FamilyServices services;
+  private static final Arg<String> TABLE =
+      Arg.string("table_name", "The tag table, e.g. EXAMPLE", minLength(1)).required();
+
+  private final DatabaseRegistry databases;
+  private final TagTables tagTables;
   private final ToolSpec spec =
       ToolSpec.builder("list_table_tags")
           .title("List table tags")
           .description(
               "The tag names of a time-series tag table (kind TAG in list_tables), sorted. Sonde"
                   + " keeps the list current from newly arrived rows, so this is cheap to call.")
-          .input(
-              ConnectionArg.addTo(
-                  Schemas.prop(
-                      Schemas.object(),
-                      "table_name",
-                      Schemas.string("The tag table, e.g. EXAMPLE").put("minLength", 1),
-                      true)))
+          .input(TABLE, CONNECTION)
           .output(Schemas.result("table", "string", "tags", "array", "count", "integer"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
-  private final TagTables tagTables;
-
   ListTableTagsTool(FamilyServices services, TagTables tagTables) {
-    this.services = services;
+    this.databases = services.databases();
     this.tagTables = tagTables;
   }
 
@@ -47,9 +47,9 @@ final class ListTableTagsTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    Database db = ConnectionArg.database(services, ctx);
+    Database db = databases.get(ctx.arg(CONNECTION));
     return tagTables
-        .find(db, ctx.args().getString("table_name"))
+        .find(db, ctx.arg(TABLE))
         .compose(
             table ->
                 tagTables

@@ -133,7 +133,7 @@ public abstract class FamilyVerticle extends VerticleBase {
                   msg.headers().get(CallHeaders.ACCOUNT),
                   call);
     }
-    ToolContext ctx = new ToolContext(vertx, msg.body(), msg.headers(), call, job[0]);
+    ToolContext ctx = new ToolContext(vertx, spec, msg.body(), msg.headers(), call, job[0]);
     running.put(ctx.callId(), ctx);
     AtomicBoolean answered = new AtomicBoolean();
     // every call gets its deadline here, so its work is stopped even if nobody waits any more

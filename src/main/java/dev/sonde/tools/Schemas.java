@@ -2,6 +2,8 @@ package dev.sonde.tools;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Set;
 
 /** Small builders for the JSON Schemas of tool inputs and outputs. */
 public final class Schemas {
@@ -17,7 +19,79 @@ public final class Schemas {
   /** The longest free text a caller writes into a saved file, such as a report's findings. */
   public static final int TEXT_LENGTH = 32_768;
 
+  /** The order keywords are published in, whatever order the vertx-json-schema DSL gives. */
+  private static final List<String> KEYWORD_ORDER =
+      List.of(
+          "type",
+          "description",
+          "enum",
+          "minLength",
+          "maxLength",
+          "minimum",
+          "maximum",
+          "minItems",
+          "maxItems",
+          "default",
+          "items",
+          "anyOf",
+          "properties",
+          "additionalProperties",
+          "required");
+
+  /** Keywords the DSL writes as doubles ({@code minimum(1)} gives 1.0). */
+  private static final Set<String> NUMBER_KEYWORDS =
+      Set.of("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf");
+
+  /** The prefix of the {@code $id} the DSL gives every schema it builds. */
+  private static final String GENERATED_ID = "urn:vertxschemas:";
+
   private Schemas() {}
+
+  /**
+   * A schema from the vertx-json-schema DSL as Sonde publishes it, at every depth: without the
+   * random {@code $id} the DSL adds (the listing would change on every start), integral bounds as
+   * integers, keywords in {@link #KEYWORD_ORDER}.
+   */
+  static JsonObject tidy(JsonObject schema) {
+    JsonObject out = new JsonObject();
+    for (String keyword : KEYWORD_ORDER) {
+      if (schema.containsKey(keyword)) {
+        out.put(keyword, tidy(keyword, schema.getValue(keyword)));
+      }
+    }
+    schema.forEach(
+        entry -> {
+          boolean generatedId =
+              entry.getKey().equals("$id")
+                  && entry.getValue() instanceof String id
+                  && id.startsWith(GENERATED_ID);
+          if (!out.containsKey(entry.getKey()) && !generatedId) {
+            out.put(entry.getKey(), tidy(entry.getKey(), entry.getValue()));
+          }
+        });
+    return out;
+  }
+
+  private static Object tidy(String keyword, Object value) {
+    if (NUMBER_KEYWORDS.contains(keyword) && value instanceof Double d && d == Math.rint(d)) {
+      long whole = d.longValue();
+      return whole == (int) whole ? (Object) (int) whole : (Object) whole;
+    }
+    return switch (keyword) {
+      case "properties" -> {
+        JsonObject properties = new JsonObject();
+        ((JsonObject) value)
+            .forEach(p -> properties.put(p.getKey(), tidy((JsonObject) p.getValue())));
+        yield properties;
+      }
+      case "items", "additionalProperties", "not" ->
+          value instanceof JsonObject sub ? tidy(sub) : value;
+      case "anyOf", "oneOf", "allOf" ->
+          new JsonArray(
+              ((JsonArray) value).stream().map(s -> (Object) tidy((JsonObject) s)).toList());
+      default -> value;
+    };
+  }
 
   /** An object schema that admits no properties beyond those added with {@link #prop}. */
   public static JsonObject object() {

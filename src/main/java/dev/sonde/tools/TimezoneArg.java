@@ -7,25 +7,35 @@ import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** The optional {@code timezone} argument: the user's zone, else {@code timeseries.timezone}. */
+/**
+ * The optional {@code timezone} argument: the user's zone, else {@code timeseries.timezone}. A tool
+ * reads it as {@code zone(ctx.arg(TIMEZONE), configured)}.
+ */
 public final class TimezoneArg {
+  public static final Arg<String> TIMEZONE =
+      Arg.string(
+          "timezone",
+          "IANA zone times are shown in, e.g. Asia/Seoul; default the server's configured zone");
+
   private TimezoneArg() {}
 
-  /** {@code schema} with the optional {@code timezone} property added. */
+  /** {@code schema} with {@link #TIMEZONE} added, for tools not declared with Args yet. */
   public static JsonObject addTo(JsonObject schema) {
-    return Schemas.prop(
-        schema,
-        "timezone",
-        Schemas.string(
-            "IANA zone times are shown in, e.g. Asia/Seoul; default the server's configured zone"),
-        false);
+    return TIMEZONE.addTo(schema);
   }
 
-  /** The zone the call names, or the configured default; an unknown name is a caller error. */
+  /** The zone the call names, or the configured one, for tools not declared with Args yet. */
   public static ZoneId zone(FamilyServices services, ToolContext ctx) {
-    String name = ctx.args().getString("timezone");
+    return zone(ctx.args().getString(TIMEZONE.name()), services.config().timeseries().timezone());
+  }
+
+  /**
+   * The zone {@code name} names, or {@code configured} (timeseries.timezone) when it is absent; an
+   * unknown name is a caller error.
+   */
+  public static ZoneId zone(String name, String configured) {
     if (name == null || name.isBlank()) {
-      return region(ZoneId.of(services.config().timeseries().timezone()).normalized());
+      return region(ZoneId.of(configured).normalized());
     }
     try {
       return region(ZoneId.of(name.trim()).normalized());

@@ -24,13 +24,15 @@ public final class ToolContext {
   private static final Logger LOG = LoggerFactory.getLogger(ToolContext.class);
 
   private final Vertx vertx;
+  private final ToolSpec spec;
   private final JsonObject args;
   private final MultiMap headers;
   private final Call call;
   private final Job job;
 
-  ToolContext(Vertx vertx, JsonObject args, MultiMap headers, Call call, Job job) {
+  ToolContext(Vertx vertx, ToolSpec spec, JsonObject args, MultiMap headers, Call call, Job job) {
     this.vertx = vertx;
+    this.spec = spec;
     this.args = args == null ? new JsonObject() : args;
     this.headers = headers;
     this.call = call;
@@ -46,8 +48,21 @@ public final class ToolContext {
     return vertx;
   }
 
+  /** The arguments as sent, for tools not declared with {@link Arg}s yet. */
   public JsonObject args() {
     return args;
+  }
+
+  /**
+   * The value of one of the tool's declared arguments, or its default (null without one) when the
+   * caller left it out. An argument the tool does not declare fails: its schema refuses it anyway.
+   */
+  public <T> T arg(Arg<T> arg) {
+    if (!spec.arguments().contains(arg)) {
+      throw new IllegalArgumentException(
+          spec.name() + " reads argument " + arg.name() + " without declaring it");
+    }
+    return arg.from(args);
   }
 
   public String tool() {

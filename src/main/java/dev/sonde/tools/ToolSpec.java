@@ -2,17 +2,20 @@ package dev.sonde.tools;
 
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * Everything a client learns about a tool from {@code tools/list}, plus how Sonde runs it. The
- * listing is built from these objects, so the listing and the behaviour cannot drift.
+ * listing is built from these objects, so the listing and the behaviour cannot drift. A tool
+ * declared with {@link Arg}s gets its input schema from them, and reads only those.
  */
 public record ToolSpec(
     String name,
     String title,
     String description,
     JsonObject inputSchema,
+    List<Arg<?>> arguments,
     JsonObject outputSchema,
     ToolAnnotations annotations,
     ExecutionMode mode,
@@ -61,6 +64,7 @@ public record ToolSpec(
     private String description;
     private boolean listed = true;
     private JsonObject inputSchema = Schemas.object();
+    private List<Arg<?>> arguments = List.of();
     private JsonObject outputSchema;
     private ToolAnnotations annotations;
     private ExecutionMode mode = ExecutionMode.EVENT_LOOP;
@@ -81,8 +85,17 @@ public record ToolSpec(
       return this;
     }
 
+    /** The tool's arguments, in the order clients see them; the input schema is made of them. */
+    public Builder input(Arg<?>... args) {
+      arguments = List.of(args);
+      inputSchema = Arg.objectJson(arguments);
+      return this;
+    }
+
+    /** An input schema written as JSON, for tools not declared with {@link Arg}s yet. */
     public Builder input(JsonObject schema) {
       inputSchema = schema;
+      arguments = List.of();
       return this;
     }
 
@@ -126,6 +139,7 @@ public record ToolSpec(
           title,
           description,
           inputSchema,
+          arguments,
           outputSchema,
           annotations,
           mode,

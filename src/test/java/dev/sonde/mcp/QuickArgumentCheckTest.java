@@ -120,6 +120,10 @@ class QuickArgumentCheckTest {
     assertFalse(quick.accepts(new JsonObject().put("sql", "x").put("limit", 11)));
     assertFalse(quick.accepts(new JsonObject().put("sql", "x").put("limit", 2.0)));
     assertFalse(quick.accepts(new JsonObject().put("sql", "x").put("other", 1)));
+    JsonObject withDefault = schema.copy();
+    withDefault.getJsonObject("properties").getJsonObject("limit").put("default", 5);
+    // a default only annotates: the quick path stays for the tools that publish one
+    assertTrue(QuickArgumentCheck.of(withDefault).accepts(new JsonObject().put("sql", "x")));
     assertEquals(
         null,
         QuickArgumentCheck.of(

@@ -126,6 +126,16 @@ class ChartToolsTest {
   }
 
   @Test
+  void aMisspelledSpecFieldIsRefusedByNameInsteadOfDrawingTheWholeRange() {
+    JsonObject spec = temperature();
+    spec.put("timerange", spec.remove("timeRange"));
+    String refused = tools.refused("compile_chart_from_spec", new JsonObject().put("spec", spec));
+    assertTrue(
+        refused.startsWith("invalid arguments for compile_chart_from_spec: field 'spec.timerange'"),
+        refused);
+  }
+
+  @Test
   void filenamesAreAsciiInTheFolderOfTheirTable() {
     assertTrue(
         tools
