@@ -36,8 +36,6 @@ import java.util.regex.Pattern;
 public final class Charts {
   public static final String FORMAT = "sonde.chart";
   public static final int VERSION = 1;
-  private static final List<String> AGGS =
-      List.of("avg", "max", "min", "sum", "count", "sumsq", "raw");
   private static final int RAW_POINTS = 10_000;
   private static final Pattern CHART_FILE =
       Pattern.compile("([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)\\.chart\\.json");
@@ -54,37 +52,6 @@ public final class Charts {
   /** A compiled and executed chart: the document to save or return, and its series. */
   public record Compiled(JsonObject document, JsonArray series, JsonObject summary) {}
 
-  private record Metric(String agg, String label) {}
-
-  /** What one compile works on: where, which tags, drawn how, in which zone. */
-  private record Asked(
-      Database db,
-      Engine engine,
-      TagTable table,
-      JsonObject spec,
-      ZoneId zone,
-      ChartKind kind,
-      List<String> tags,
-      List<Metric> metrics,
-      Integer maxBuckets,
-      Call call) {
-
-    /** The same request drawing raw values: one series per tag. */
-    Asked asRaw() {
-      return new Asked(
-          db,
-          engine,
-          table,
-          spec,
-          zone,
-          kind == ChartKind.METRICS ? ChartKind.TAGS : kind,
-          tags,
-          List.of(new Metric("raw", "raw")),
-          maxBuckets,
-          call);
-    }
-  }
-
   /**
    * Compiles {@code spec} on connection {@code connection} (null: default) and runs it; stopping
    * {@code call} stops its statement.
@@ -100,126 +67,31 @@ public final class Charts {
   public Future<Compiled> compile(
       String connection, JsonObject spec, ZoneId zone, Integer maxBuckets, Call call) {
     Database db = databases.get(connection);
-    String tableName = spec.getString("table");
-    if (tableName == null || tableName.isBlank()) {
-      return Future.failedFuture(
-          new CallerException("spec.table is required: the tag table, e.g. EXAMPLE"));
-    }
+    String tableName;
     Engine engine;
     try {
+      tableName = ChartSpec.table(spec);
       engine = Engine.of(db.dialectName());
     } catch (CallerException e) {
       return Future.failedFuture(e);
     }
     return tagTables
         .find(db, tableName)
-        .compose(table -> tagTables.spans(table).map(spans -> new Object[] {table, spans}))
         .compose(
-            found -> {
-              TagTable table = (TagTable) found[0];
-              TagTables.Spans spans = (TagTables.Spans) found[1];
-              List<String> tags = tagsOf(spec, spans.tags());
-              ChartKind kind = kindOf(spec, tags);
-              List<Metric> metrics = metricsOf(spec, kind);
-              long[] bounds = spans.bounds(tags, table.table().qualified());
-              return tagTables
-                  .rollups()
-                  .ready(db, table, spans.newest())
-                  .compose(
-                      rollups ->
-                          run(
-                              new Asked(
-                                  db,
-                                  engine,
-                                  table,
-                                  spec,
-                                  zone,
-                                  kind,
-                                  tags,
-                                  metrics,
-                                  maxBuckets,
-                                  call),
-                              rollups,
-                              bounds));
-            });
-  }
-
-  private static List<String> tagsOf(JsonObject spec, List<String> known) {
-    List<String> tags = new ArrayList<>();
-    Object many = spec.getValue("tags");
-    if (many instanceof JsonArray a) {
-      a.forEach(t -> tags.add(String.valueOf(t)));
-    } else if (many instanceof String s) {
-      tags.add(s);
-    }
-    Object one = spec.getValue("tag");
-    if (one instanceof String s && !tags.contains(s)) {
-      tags.add(0, s);
-    } else if (one instanceof JsonArray a) {
-      a.forEach(t -> tags.add(String.valueOf(t)));
-    }
-    if (tags.isEmpty()) {
-      throw new CallerException(
-          "spec.tag (or spec.tags) is required; this table's tags include "
-              + known.stream().limit(10).toList());
-    }
-    for (String tag : tags) {
-      if (!known.contains(tag)) {
-        throw new CallerException(
-            "unknown tag "
-                + Quote.of(tag)
-                + "; the closest tags are "
-                + TagTables.closest(tag, known, 5)
-                + " (list_table_tags lists them all)");
-      }
-    }
-    return tags;
-  }
-
-  private static ChartKind kindOf(JsonObject spec, List<String> tags) {
-    String named = spec.getString("kind");
-    ChartKind kind =
-        named == null
-            ? (tags.size() > 1 ? ChartKind.TAGS : ChartKind.METRICS)
-            : ChartKind.of(named);
-    if ((kind == ChartKind.METRICS || kind == ChartKind.OHLC) && tags.size() != 1) {
-      throw new CallerException(
-          "a "
-              + kind.name().toLowerCase(Locale.ROOT)
-              + " chart shows one tag; use kind tags to compare "
-              + tags);
-    }
-    if (kind == ChartKind.GEOMAP && tags.size() != 2) {
-      throw new CallerException(
-          "a geomap takes two tags, latitude then longitude: tags: [\"lat\", \"lon\"]");
-    }
-    return kind;
-  }
-
-  private static List<Metric> metricsOf(JsonObject spec, ChartKind kind) {
-    List<Metric> out = new ArrayList<>();
-    JsonArray given = spec.getJsonArray("metrics");
-    if (given != null) {
-      for (Object o : given) {
-        JsonObject m =
-            o instanceof JsonObject j ? j : new JsonObject().put("agg", String.valueOf(o));
-        String agg = m.getString("agg", "avg").toLowerCase(Locale.ROOT);
-        if (!AGGS.contains(agg)) {
-          throw new CallerException("metrics agg " + Quote.of(agg) + " is not one of " + AGGS);
-        }
-        out.add(new Metric(agg, m.getString("label", agg)));
-      }
-    }
-    if (out.isEmpty()) {
-      out.add(new Metric("avg", "avg"));
-    }
-    if (kind != ChartKind.METRICS && out.size() > 1) {
-      out = List.of(out.get(0));
-    }
-    if (out.stream().anyMatch(m -> m.agg().equals("raw")) && out.size() > 1) {
-      throw new CallerException("raw values cannot be drawn beside aggregates; ask for raw alone");
-    }
-    return out;
+            table ->
+                tagTables
+                    .spans(table)
+                    .compose(
+                        spans -> {
+                          ChartSpec read = ChartSpec.read(spec, spans.tags());
+                          long[] bounds = spans.bounds(read.tags(), table.table().qualified());
+                          ChartRequest asked =
+                              new ChartRequest(db, engine, table, read, zone, maxBuckets, call);
+                          return tagTables
+                              .rollups()
+                              .ready(db, table, spans.newest())
+                              .compose(rollups -> run(asked, rollups, bounds));
+                        }));
   }
 
   private static String inList(List<String> tags) {
@@ -228,23 +100,17 @@ public final class Charts {
         + ")";
   }
 
-  private Future<Compiled> run(Asked a, boolean rollups, long[] bounds) {
-    JsonObject range = a.spec().getJsonObject("timeRange", new JsonObject());
-    Long start =
-        TimeArg.parse(range.getValue("start"), "timeRange.start", a.zone(), bounds[0], bounds[1]);
-    Long end =
-        TimeArg.parse(range.getValue("end"), "timeRange.end", a.zone(), bounds[0], bounds[1]);
-    boolean raw =
-        a.metrics().get(0).agg().equals("raw")
-            || (a.spec().containsKey("rollup") && a.spec().getValue("rollup") == null);
+  private Future<Compiled> run(ChartRequest a, boolean rollups, long[] bounds) {
+    Long start = a.spec().time("start", a.zone(), bounds);
+    Long end = a.spec().time("end", a.zone(), bounds);
     List<String> notices = new ArrayList<>();
-    if (raw) {
+    if (a.spec().raw()) {
       return runRaw(a, start, end, bounds, notices);
     }
-    UnitPhrase unit = unitOf(a.spec());
+    UnitPhrase unit = a.spec().unit();
     ChartPlan plan =
         ChartPlan.of(
-            new ChartPlan.Request(a.kind(), unit, start, end, rollups, a.maxBuckets()),
+            new ChartPlan.Request(a.spec().kind(), unit, start, end, rollups, a.maxBuckets()),
             bounds[0],
             bounds[1]);
     notices.addAll(plan.notices());
@@ -265,7 +131,7 @@ public final class Charts {
             until,
             rollup);
     String source = rollup == null ? "raw" : Rollups.tableName(a.table(), rollup);
-    return execute(a, sql, a.kind(), a.metrics())
+    return execute(a, sql, a.spec().kind(), a.spec().metrics())
         .map(
             series -> {
               JsonObject planJson =
@@ -285,7 +151,7 @@ public final class Charts {
   }
 
   private Future<Compiled> runRaw(
-      Asked a, Long start, Long end, long[] bounds, List<String> notices) {
+      ChartRequest a, Long start, Long end, long[] bounds, List<String> notices) {
     long until = end == null ? bounds[1] : Math.min(end, bounds[1]);
     long from =
         start == null
@@ -310,7 +176,7 @@ public final class Charts {
             + " WHERE "
             + a.db().quote(a.table().tagColumn())
             + " IN "
-            + inList(a.tags())
+            + inList(a.spec().tags())
             + " AND "
             + time
             + " >= "
@@ -321,7 +187,7 @@ public final class Charts {
             + a.engine().timeLiteral(until, a.table().zoned())
             + " ORDER BY 1 LIMIT "
             + (RAW_POINTS + 1);
-    return execute(a, sql, ChartKind.TAGS, a.asRaw().metrics())
+    return execute(a, sql, ChartKind.TAGS, a.asRaw().spec().metrics())
         .map(
             series -> {
               int points =
@@ -339,35 +205,6 @@ public final class Charts {
                       .put("source", "raw");
               return finish(a.asRaw(), series, sql, planJson, notices, "raw");
             });
-  }
-
-  private static UnitPhrase unitOf(JsonObject spec) {
-    Object rollup = spec.getValue("rollup");
-    UnitPhrase unit = null;
-    if (rollup instanceof String s && !s.isBlank()) {
-      unit = UnitPhrase.parse(s);
-      if (unit == null) {
-        throw new CallerException(
-            "rollup "
-                + Quote.of(s)
-                + " is not a unit: use sec, min, hour, day, week or month, optionally with a multiple (\"5min\", \"10s\")");
-      }
-    } else if (spec.getString("question") != null) {
-      unit = UnitPhrase.parse(spec.getString("question"));
-    }
-    Integer n = spec.getInteger("rollupN");
-    if (unit != null && n != null) {
-      if (n < 1) {
-        throw new CallerException("rollupN must be 1 or more");
-      }
-      unit = new UnitPhrase(unit.unit(), n);
-    }
-    if (unit != null && unit.unit().calendar() && unit.multiple() != 1) {
-      throw new CallerException(
-          "day, week and month buckets take no multiple (rollupN 1); use a coarser unit instead of "
-              + unit.label());
-    }
-    return unit;
   }
 
   /** The start of the bucket holding {@code at}. */
@@ -440,7 +277,7 @@ public final class Charts {
   }
 
   private static String sql(
-      Asked a, ChartPlan plan, ZoneId zone, long from, long until, Unit rollup) {
+      ChartRequest a, ChartPlan plan, ZoneId zone, long from, long until, Unit rollup) {
     String rawRange =
         a.db().quote(a.table().timeColumn())
             + " >= "
@@ -470,7 +307,7 @@ public final class Charts {
                   QUARTER_HOUR,
                   a.db().quote(a.table().tagColumn())
                       + " IN "
-                      + inList(a.tags())
+                      + inList(a.spec().tags())
                       + " AND "
                       + rawRange)
               + ") AS q";
@@ -484,17 +321,17 @@ public final class Charts {
     String v = a.db().quote(a.table().valueColumn());
     String time = a.db().quote(a.table().timeColumn());
     List<String> columns = new ArrayList<>();
-    if (a.kind() == ChartKind.OHLC) {
+    if (a.spec().kind() == ChartKind.OHLC) {
       columns.add(fromRollup ? a.engine().first("first_v", "first_ms") : a.engine().first(v, time));
       columns.add(fromRollup ? a.engine().last("last_v", "last_ms") : a.engine().last(v, time));
       columns.add(fromRollup ? "min(min_v)" : "min(" + v + ")");
       columns.add(fromRollup ? "max(max_v)" : "max(" + v + ")");
     } else {
-      for (Metric m : a.metrics()) {
+      for (ChartSpec.Metric m : a.spec().metrics()) {
         columns.add(aggregate(m.agg(), fromRollup, v));
       }
     }
-    boolean perTag = a.kind() == ChartKind.TAGS || a.kind() == ChartKind.GEOMAP;
+    boolean perTag = a.spec().kind() == ChartKind.TAGS || a.spec().kind() == ChartKind.GEOMAP;
     return "SELECT "
         + bucket
         + " AS t"
@@ -506,7 +343,7 @@ public final class Charts {
         + " WHERE "
         + tag
         + " IN "
-        + inList(a.tags())
+        + inList(a.spec().tags())
         + " AND "
         + range
         + (fromRollup ? "" : " AND " + v + " IS NOT NULL")
@@ -536,8 +373,8 @@ public final class Charts {
    * Runs the chart's SQL and shapes its rows into ECharts series: {name, data: [[ms, value...]]}.
    */
   private static Future<JsonArray> execute(
-      Asked a, String sql, ChartKind kind, List<Metric> metrics) {
-    List<String> tags = a.tags();
+      ChartRequest a, String sql, ChartKind kind, List<ChartSpec.Metric> metrics) {
+    List<String> tags = a.spec().tags();
     int timeout = a.db().config().queryTimeoutSeconds();
     return a.db()
         .read(
@@ -570,7 +407,7 @@ public final class Charts {
                                   .add(number(rs, 5)));
                     } else {
                       int i = 2;
-                      for (Metric m : metrics) {
+                      for (ChartSpec.Metric m : metrics) {
                         byName.get(m.label()).add(new JsonArray().add(t).add(number(rs, i++)));
                       }
                     }
@@ -591,7 +428,7 @@ public final class Charts {
   }
 
   private Compiled finish(
-      Asked a,
+      ChartRequest a,
       JsonArray series,
       String sql,
       JsonObject plan,
@@ -607,9 +444,10 @@ public final class Charts {
               + "; widen timeRange or leave it out");
     }
     plan.put("notices", new JsonArray(notices));
-    JsonObject output = a.spec().getJsonObject("output", new JsonObject());
+    JsonObject output = a.spec().output();
     String title =
-        output.getString("title", defaultTitle(a.kind(), a.tags(), a.metrics()))
+        output.getString(
+                "title", defaultTitle(a.spec().kind(), a.spec().tags(), a.spec().metrics()))
             + " · "
             + unitLabel;
     JsonObject document =
@@ -618,16 +456,16 @@ public final class Charts {
             .put("version", VERSION)
             .put("connection", a.db().name())
             .put("table", a.table().table().qualified())
-            .put("kind", a.kind().name().toLowerCase(Locale.ROOT))
-            .put("tags", new JsonArray(a.tags()))
+            .put("kind", a.spec().kind().name().toLowerCase(Locale.ROOT))
+            .put("tags", new JsonArray(a.spec().tags()))
             .put("timezone", a.zone().getId())
-            .put("spec", a.spec().copy())
+            .put("spec", a.spec().json().copy())
             .put("plan", plan)
             .put("sql", sql)
             .put(
                 "option",
                 EChartsOption.template(
-                    a.kind(),
+                    a.spec().kind(),
                     output.getString("chartType", "line"),
                     title,
                     output.getString(
@@ -642,10 +480,13 @@ public final class Charts {
     return new Compiled(document, series, summary(series, a.zone()));
   }
 
-  private static String defaultTitle(ChartKind kind, List<String> tags, List<Metric> metrics) {
+  private static String defaultTitle(
+      ChartKind kind, List<String> tags, List<ChartSpec.Metric> metrics) {
     return switch (kind) {
       case METRICS ->
-          tags.get(0) + " " + String.join(", ", metrics.stream().map(Metric::label).toList());
+          tags.get(0)
+              + " "
+              + String.join(", ", metrics.stream().map(ChartSpec.Metric::label).toList());
       case OHLC -> tags.get(0) + " candlesticks";
       case GEOMAP -> "position (" + tags.get(0) + ", " + tags.get(1) + ")";
       case TAGS -> String.join(" vs ", tags) + " (" + metrics.get(0).label() + ")";
