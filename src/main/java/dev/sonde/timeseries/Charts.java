@@ -13,13 +13,8 @@ import io.vertx.core.json.JsonObject;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.temporal.ChronoUnit;
-import java.time.temporal.TemporalAdjusters;
-import java.time.zone.ZoneOffsetTransition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -114,19 +109,14 @@ public final class Charts {
             bounds[0],
             bounds[1]);
     notices.addAll(plan.notices());
-    long width = plan.unit().millis() * plan.multiple();
-    long from = alignDown(plan.start(), plan.unit(), plan.multiple(), a.zone());
-    long lastBucket = alignDown(plan.end(), plan.unit(), plan.multiple(), a.zone());
-    long until =
-        plan.unit().calendar()
-            ? nextCalendar(lastBucket, plan.unit(), a.zone())
-            : lastBucket + width;
-    Unit rollup = rollups ? rollupFor(plan, a.zone(), from, until) : null;
+    long from = Buckets.alignDown(plan.start(), plan.unit(), plan.multiple(), a.zone());
+    long until = Buckets.end(plan.end(), plan.unit(), plan.multiple(), a.zone());
+    Unit rollup = rollups ? Rollups.coarsestFitting(plan, a.zone(), from, until) : null;
     String sql =
         sql(
             a,
             plan,
-            plan.unit() == Unit.MONTH ? a.zone() : constantOffset(a.zone(), from, until),
+            plan.unit() == Unit.MONTH ? a.zone() : Buckets.constantOffset(a.zone(), from, until),
             from,
             until,
             rollup);
@@ -207,75 +197,6 @@ public final class Charts {
             });
   }
 
-  /** The start of the bucket holding {@code at}. */
-  static long alignDown(long at, Unit unit, int multiple, ZoneId zone) {
-    if (!unit.calendar()) {
-      long width = unit.millis() * multiple;
-      return Math.floorDiv(at, width) * width;
-    }
-    ZonedDateTime t = Instant.ofEpochMilli(at).atZone(zone).truncatedTo(ChronoUnit.DAYS);
-    if (unit == Unit.WEEK) {
-      t = t.with(TemporalAdjusters.previousOrSame(java.time.DayOfWeek.MONDAY));
-    } else if (unit == Unit.MONTH) {
-      t = t.withDayOfMonth(1);
-    }
-    return t.toInstant().toEpochMilli();
-  }
-
-  private static long nextCalendar(long bucketStart, Unit unit, ZoneId zone) {
-    ZonedDateTime t = Instant.ofEpochMilli(bucketStart).atZone(zone);
-    return (switch (unit) {
-          case DAY -> t.plusDays(1);
-          case WEEK -> t.plusWeeks(1);
-          default -> t.plusMonths(1);
-        })
-        .toInstant()
-        .toEpochMilli();
-  }
-
-  /** The coarsest rollup whose buckets fit whole into the chart's, or null for raw rows. */
-  private static Unit rollupFor(ChartPlan plan, ZoneId zone, long from, long until) {
-    for (Unit r : List.of(Unit.HOUR, Unit.MIN, Unit.SEC)) {
-      boolean fits =
-          plan.unit().calendar()
-              ? offsetsAreMultiplesOf(zone, from, until, r.millis())
-              : (plan.unit().millis() * plan.multiple()) % r.millis() == 0;
-      if (fits) {
-        return r;
-      }
-    }
-    return null;
-  }
-
-  /**
-   * {@code zone}'s offset when it does not change over the period, else {@code zone} itself. Only
-   * for arithmetic: an offset's id ("Z", "+09:00") means other things to the engines' time zones.
-   */
-  private static ZoneId constantOffset(ZoneId zone, long from, long until) {
-    var rules = zone.getRules();
-    ZoneOffsetTransition next = rules.nextTransition(Instant.ofEpochMilli(from));
-    return next == null || next.toEpochSecond() * 1000 >= until
-        ? rules.getOffset(Instant.ofEpochMilli(from))
-        : zone;
-  }
-
-  /** Does {@code zone} keep its UTC offset a whole number of {@code millis} over the period? */
-  private static boolean offsetsAreMultiplesOf(ZoneId zone, long from, long until, long millis) {
-    var rules = zone.getRules();
-    Instant at = Instant.ofEpochMilli(from);
-    if (rules.getOffset(at).getTotalSeconds() * 1000L % millis != 0) {
-      return false;
-    }
-    ZoneOffsetTransition next = rules.nextTransition(at);
-    while (next != null && next.toEpochSecond() * 1000 < until) {
-      if (next.getOffsetAfter().getTotalSeconds() * 1000L % millis != 0) {
-        return false;
-      }
-      next = rules.nextTransition(next.getInstant());
-    }
-    return true;
-  }
-
   private static String sql(
       ChartRequest a, ChartPlan plan, ZoneId zone, long from, long until, Unit rollup) {
     String rawRange =
@@ -292,7 +213,7 @@ public final class Charts {
         rollup == null
             && plan.unit().calendar()
             && !(zone instanceof ZoneOffset && plan.unit() != Unit.MONTH)
-            && offsetsAreMultiplesOf(zone, from, until, QUARTER_HOUR);
+            && Buckets.offsetsAreMultiplesOf(zone, from, until, QUARTER_HOUR);
     boolean fromRollup = rollup != null || summarised;
     String ms = fromRollup ? "bucket" : a.engine().epochMs(a.db().quote(a.table().timeColumn()));
     String bucket = a.engine().bucket(ms, plan.unit(), plan.multiple(), zone);
