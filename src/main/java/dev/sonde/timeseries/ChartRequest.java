@@ -21,4 +21,9 @@ record ChartRequest(
   ChartRequest asRaw() {
     return new ChartRequest(db, engine, table, spec.asRaw(), zone, maxBuckets, call);
   }
+
+  /** The SQL of charts over this request's table. */
+  ChartSql sql() {
+    return new ChartSql(db, engine, table);
+  }
 }

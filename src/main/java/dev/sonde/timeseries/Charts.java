@@ -14,7 +14,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,7 +33,6 @@ public final class Charts {
   private static final int RAW_POINTS = 10_000;
   private static final Pattern CHART_FILE =
       Pattern.compile("([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)\\.chart\\.json");
-  private static final long QUARTER_HOUR = 15 * 60_000L;
 
   private final DatabaseRegistry databases;
   private final TagTables tagTables;
@@ -89,12 +87,6 @@ public final class Charts {
                         }));
   }
 
-  private static String inList(List<String> tags) {
-    return "("
-        + String.join(", ", tags.stream().map(t -> "'" + t.replace("'", "''") + "'").toList())
-        + ")";
-  }
-
   private Future<Compiled> run(ChartRequest a, boolean rollups, long[] bounds) {
     Long start = a.spec().time("start", a.zone(), bounds);
     Long end = a.spec().time("end", a.zone(), bounds);
@@ -112,14 +104,9 @@ public final class Charts {
     long from = Buckets.alignDown(plan.start(), plan.unit(), plan.multiple(), a.zone());
     long until = Buckets.end(plan.end(), plan.unit(), plan.multiple(), a.zone());
     Unit rollup = rollups ? Rollups.coarsestFitting(plan, a.zone(), from, until) : null;
-    String sql =
-        sql(
-            a,
-            plan,
-            plan.unit() == Unit.MONTH ? a.zone() : Buckets.constantOffset(a.zone(), from, until),
-            from,
-            until,
-            rollup);
+    ZoneId sqlZone =
+        plan.unit() == Unit.MONTH ? a.zone() : Buckets.constantOffset(a.zone(), from, until);
+    String sql = a.sql().buckets(a.spec(), plan, sqlZone, from, until, rollup);
     String source = rollup == null ? "raw" : Rollups.tableName(a.table(), rollup);
     return execute(a, sql, a.spec().kind(), a.spec().metrics())
         .map(
@@ -153,30 +140,7 @@ public final class Charts {
               + ChartPlan.human(until - from)
               + " before the data's last time");
     }
-    String time = a.db().quote(a.table().timeColumn());
-    String sql =
-        "SELECT "
-            + a.engine().epochMs(time)
-            + " AS t, "
-            + a.db().quote(a.table().tagColumn())
-            + " AS tag, "
-            + a.db().quote(a.table().valueColumn())
-            + " AS v FROM "
-            + a.db().quoted(a.table().table())
-            + " WHERE "
-            + a.db().quote(a.table().tagColumn())
-            + " IN "
-            + inList(a.spec().tags())
-            + " AND "
-            + time
-            + " >= "
-            + a.engine().timeLiteral(from, a.table().zoned())
-            + " AND "
-            + time
-            + " <= "
-            + a.engine().timeLiteral(until, a.table().zoned())
-            + " ORDER BY 1 LIMIT "
-            + (RAW_POINTS + 1);
+    String sql = a.sql().raw(a.spec().tags(), from, until, RAW_POINTS + 1);
     return execute(a, sql, ChartKind.TAGS, a.asRaw().spec().metrics())
         .map(
             series -> {
@@ -197,99 +161,6 @@ public final class Charts {
             });
   }
 
-  private static String sql(
-      ChartRequest a, ChartPlan plan, ZoneId zone, long from, long until, Unit rollup) {
-    String rawRange =
-        a.db().quote(a.table().timeColumn())
-            + " >= "
-            + a.engine().timeLiteral(from, a.table().zoned())
-            + " AND "
-            + a.db().quote(a.table().timeColumn())
-            + " < "
-            + a.engine().timeLiteral(until, a.table().zoned());
-    // calendar buckets from raw rows: summarise by 15 minutes first (every zone offset is a
-    // multiple), so the zone conversion runs per quarter hour instead of per row
-    boolean summarised =
-        rollup == null
-            && plan.unit().calendar()
-            && !(zone instanceof ZoneOffset && plan.unit() != Unit.MONTH)
-            && Buckets.offsetsAreMultiplesOf(zone, from, until, QUARTER_HOUR);
-    boolean fromRollup = rollup != null || summarised;
-    String ms = fromRollup ? "bucket" : a.engine().epochMs(a.db().quote(a.table().timeColumn()));
-    String bucket = a.engine().bucket(ms, plan.unit(), plan.multiple(), zone);
-    String tag = fromRollup ? "tag" : a.db().quote(a.table().tagColumn());
-    String source;
-    if (summarised) {
-      source =
-          "("
-              + Rollups.summary(
-                  a.db(),
-                  a.table(),
-                  QUARTER_HOUR,
-                  a.db().quote(a.table().tagColumn())
-                      + " IN "
-                      + inList(a.spec().tags())
-                      + " AND "
-                      + rawRange)
-              + ") AS q";
-    } else {
-      source =
-          rollup != null
-              ? Rollups.qualified(a.db(), a.table(), Rollups.tableName(a.table(), rollup))
-              : a.db().quoted(a.table().table());
-    }
-    String range = fromRollup ? "bucket >= " + from + " AND bucket < " + until : rawRange;
-    String v = a.db().quote(a.table().valueColumn());
-    String time = a.db().quote(a.table().timeColumn());
-    List<String> columns = new ArrayList<>();
-    if (a.spec().kind() == ChartKind.OHLC) {
-      columns.add(fromRollup ? a.engine().first("first_v", "first_ms") : a.engine().first(v, time));
-      columns.add(fromRollup ? a.engine().last("last_v", "last_ms") : a.engine().last(v, time));
-      columns.add(fromRollup ? "min(min_v)" : "min(" + v + ")");
-      columns.add(fromRollup ? "max(max_v)" : "max(" + v + ")");
-    } else {
-      for (ChartSpec.Metric m : a.spec().metrics()) {
-        columns.add(aggregate(m.agg(), fromRollup, v));
-      }
-    }
-    boolean perTag = a.spec().kind() == ChartKind.TAGS || a.spec().kind() == ChartKind.GEOMAP;
-    return "SELECT "
-        + bucket
-        + " AS t"
-        + (perTag ? ", " + tag + " AS tag" : "")
-        + ", "
-        + String.join(", ", columns)
-        + " FROM "
-        + source
-        + " WHERE "
-        + tag
-        + " IN "
-        + inList(a.spec().tags())
-        + " AND "
-        + range
-        + (fromRollup ? "" : " AND " + v + " IS NOT NULL")
-        + " GROUP BY 1"
-        + (perTag ? ", 2" : "")
-        + " ORDER BY 1";
-  }
-
-  private static String aggregate(String agg, boolean fromRollup, String v) {
-    if (fromRollup) {
-      return switch (agg) {
-        case "avg" -> "sum(sum_v) / sum(cnt)";
-        case "max" -> "max(max_v)";
-        case "min" -> "min(min_v)";
-        case "sum" -> "sum(sum_v)";
-        case "count" -> "sum(cnt)";
-        default -> "sum(sumsq_v)";
-      };
-    }
-    return switch (agg) {
-      case "avg", "max", "min", "sum", "count" -> agg + "(" + v + ")";
-      default -> "sum(" + v + " * " + v + ")";
-    };
-  }
-
   /**
    * Runs the chart's SQL and shapes its rows into ECharts series: {name, data: [[ms, value...]]}.
    */
@@ -301,7 +172,7 @@ public final class Charts {
         .read(
             c -> {
               Map<String, JsonArray> byName = new LinkedHashMap<>();
-              boolean perTag = kind == ChartKind.TAGS || kind == ChartKind.GEOMAP;
+              boolean perTag = kind.perTag();
               if (perTag) {
                 tags.forEach(t -> byName.put(t, new JsonArray()));
               } else if (kind == ChartKind.OHLC) {
