@@ -10,15 +10,10 @@ import dev.sonde.db.DatabaseRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -108,7 +103,7 @@ public final class Charts {
         plan.unit() == Unit.MONTH ? a.zone() : Buckets.constantOffset(a.zone(), from, until);
     String sql = a.sql().buckets(a.spec(), plan, sqlZone, from, until, rollup);
     String source = rollup == null ? "raw" : Rollups.tableName(a.table(), rollup);
-    return execute(a, sql, a.spec().kind(), a.spec().metrics())
+    return ChartSeries.read(a, a.spec().kind(), sql)
         .map(
             series -> {
               JsonObject planJson =
@@ -141,12 +136,10 @@ public final class Charts {
               + " before the data's last time");
     }
     String sql = a.sql().raw(a.spec().tags(), from, until, RAW_POINTS + 1);
-    return execute(a, sql, ChartKind.TAGS, a.asRaw().spec().metrics())
+    return ChartSeries.read(a.asRaw(), ChartKind.TAGS, sql)
         .map(
             series -> {
-              int points =
-                  series.stream().mapToInt(s -> ((JsonObject) s).getJsonArray("data").size()).sum();
-              if (points > RAW_POINTS) {
+              if (ChartSeries.points(series) > RAW_POINTS) {
                 notices.add(
                     "only the first "
                         + RAW_POINTS
@@ -161,64 +154,6 @@ public final class Charts {
             });
   }
 
-  /**
-   * Runs the chart's SQL and shapes its rows into ECharts series: {name, data: [[ms, value...]]}.
-   */
-  private static Future<JsonArray> execute(
-      ChartRequest a, String sql, ChartKind kind, List<ChartSpec.Metric> metrics) {
-    List<String> tags = a.spec().tags();
-    int timeout = a.db().config().queryTimeoutSeconds();
-    return a.db()
-        .read(
-            c -> {
-              Map<String, JsonArray> byName = new LinkedHashMap<>();
-              boolean perTag = kind.perTag();
-              if (perTag) {
-                tags.forEach(t -> byName.put(t, new JsonArray()));
-              } else if (kind == ChartKind.OHLC) {
-                byName.put(tags.get(0), new JsonArray());
-              } else {
-                metrics.forEach(m -> byName.put(m.label(), new JsonArray()));
-              }
-              try (Statement st = c.createStatement()) {
-                st.setQueryTimeout(timeout);
-                try (ResultSet rs = st.executeQuery(sql)) {
-                  while (rs.next()) {
-                    long t = rs.getLong(1);
-                    if (perTag) {
-                      byName.get(rs.getString(2)).add(new JsonArray().add(t).add(number(rs, 3)));
-                    } else if (kind == ChartKind.OHLC) {
-                      byName
-                          .get(tags.get(0))
-                          .add(
-                              new JsonArray()
-                                  .add(t)
-                                  .add(number(rs, 2))
-                                  .add(number(rs, 3))
-                                  .add(number(rs, 4))
-                                  .add(number(rs, 5)));
-                    } else {
-                      int i = 2;
-                      for (ChartSpec.Metric m : metrics) {
-                        byName.get(m.label()).add(new JsonArray().add(t).add(number(rs, i++)));
-                      }
-                    }
-                  }
-                }
-              }
-              JsonArray series = new JsonArray();
-              byName.forEach(
-                  (name, data) -> series.add(new JsonObject().put("name", name).put("data", data)));
-              return series;
-            },
-            a.call());
-  }
-
-  private static Double number(ResultSet rs, int column) throws SQLException {
-    double v = rs.getDouble(column);
-    return rs.wasNull() || Double.isNaN(v) ? null : v;
-  }
-
   private Compiled finish(
       ChartRequest a,
       JsonArray series,
@@ -226,8 +161,7 @@ public final class Charts {
       JsonObject plan,
       List<String> notices,
       String unitLabel) {
-    int points = series.stream().mapToInt(s -> ((JsonObject) s).getJsonArray("data").size()).sum();
-    if (points == 0) {
+    if (ChartSeries.points(series) == 0) {
       throw new CallerException(
           "the chart ran but found no data in "
               + plan.getJsonObject("range").getString("start")
