@@ -13,7 +13,6 @@ import io.vertx.core.json.JsonObject;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -82,61 +81,59 @@ public final class Charts {
                         }));
   }
 
-  private Future<Compiled> run(ChartRequest a, boolean rollups, long[] bounds) {
-    Long start = a.spec().time("start", a.zone(), bounds);
-    Long end = a.spec().time("end", a.zone(), bounds);
-    List<String> notices = new ArrayList<>();
-    if (a.spec().raw()) {
-      return runRaw(a, start, end, bounds, notices);
-    }
-    UnitPhrase unit = a.spec().unit();
-    ChartPlan plan =
-        ChartPlan.of(
-            new ChartPlan.Request(a.spec().kind(), unit, start, end, rollups, a.maxBuckets()),
-            bounds[0],
-            bounds[1]);
-    notices.addAll(plan.notices());
-    long from = Buckets.alignDown(plan.start(), plan.unit(), plan.multiple(), a.zone());
-    long until = Buckets.end(plan.end(), plan.unit(), plan.multiple(), a.zone());
-    Unit rollup = rollups ? Rollups.coarsestFitting(plan, a.zone(), from, until) : null;
-    ZoneId sqlZone =
-        plan.unit() == Unit.MONTH ? a.zone() : Buckets.constantOffset(a.zone(), from, until);
-    String sql = a.sql().buckets(a.spec(), plan, sqlZone, from, until, rollup);
-    String source = rollup == null ? "raw" : Rollups.tableName(a.table(), rollup);
-    return ChartSeries.read(a, a.spec().kind(), sql)
-        .map(
-            series -> {
-              JsonObject planJson =
-                  new JsonObject()
-                      .put("unit", plan.unit().specName())
-                      .put("multiple", plan.multiple())
-                      .put("range", Times.range(from, until, a.zone()))
-                      .put("source", source);
-              return finish(
-                  a,
-                  series,
-                  sql,
-                  planJson,
-                  notices,
-                  plan.multiple() + " " + plan.unit().specName());
-            });
+  private static Future<Compiled> run(ChartRequest asked, boolean rollups, long[] bounds) {
+    Long start = asked.spec().time("start", asked.zone(), bounds);
+    Long end = asked.spec().time("end", asked.zone(), bounds);
+    return asked.spec().raw()
+        ? raw(asked.asRaw(), start, end, bounds)
+        : bucketed(asked, rollups, start, end, bounds);
   }
 
-  private Future<Compiled> runRaw(
-      ChartRequest a, Long start, Long end, long[] bounds, List<String> notices) {
+  private static Future<Compiled> bucketed(
+      ChartRequest r, boolean rollups, Long start, Long end, long[] bounds) {
+    ChartPlan plan =
+        ChartPlan.of(
+            new ChartPlan.Request(
+                r.spec().kind(), r.spec().unit(), start, end, rollups, r.maxBuckets()),
+            bounds[0],
+            bounds[1]);
+    Unit unit = plan.unit();
+    long from = Buckets.alignDown(plan.start(), unit, plan.multiple(), r.zone());
+    long until = Buckets.end(plan.end(), unit, plan.multiple(), r.zone());
+    Unit rollup = rollups ? Rollups.coarsestFitting(plan, r.zone(), from, until) : null;
+    // the engine cuts months by the zone's name; an offset suits the other buckets' arithmetic
+    ZoneId sqlZone = unit == Unit.MONTH ? r.zone() : Buckets.constantOffset(r.zone(), from, until);
+    String sql = r.sql().buckets(r.spec(), plan, sqlZone, from, until, rollup);
+    JsonObject planJson =
+        new JsonObject()
+            .put("unit", unit.specName())
+            .put("multiple", plan.multiple())
+            .put("range", Times.range(from, until, r.zone()))
+            .put("source", rollup == null ? "raw" : Rollups.tableName(r.table(), rollup))
+            .put("notices", new JsonArray(new ArrayList<>(plan.notices())));
+    return ChartSeries.read(r, r.spec().kind(), sql)
+        .map(
+            series ->
+                ChartDocument.of(
+                    r, series, sql, planJson, plan.multiple() + " " + unit.specName()));
+  }
+
+  /** Raw values of the asked period, or of the last drawable span before the data's last time. */
+  private static Future<Compiled> raw(ChartRequest r, Long start, Long end, long[] bounds) {
     long until = end == null ? bounds[1] : Math.min(end, bounds[1]);
     long from =
         start == null
             ? Math.max(bounds[0], until - Unit.SEC.drawableMillis())
             : Math.max(start, bounds[0]);
+    List<String> notices = new ArrayList<>();
     if (start == null) {
       notices.add(
           "raw values of the last "
               + ChartPlan.human(until - from)
               + " before the data's last time");
     }
-    String sql = a.sql().raw(a.spec().tags(), from, until, RAW_POINTS + 1);
-    return ChartSeries.read(a.asRaw(), ChartKind.TAGS, sql)
+    String sql = r.sql().raw(r.spec().tags(), from, until, RAW_POINTS + 1);
+    return ChartSeries.read(r, ChartKind.TAGS, sql)
         .map(
             series -> {
               if (ChartSeries.points(series) > RAW_POINTS) {
@@ -145,107 +142,19 @@ public final class Charts {
                         + RAW_POINTS
                         + " raw values are drawn; give a rollup unit to see the whole period");
               }
-              JsonObject planJson =
+              JsonObject plan =
                   new JsonObject()
                       .put("unit", "raw")
-                      .put("range", Times.range(from, until, a.zone()))
-                      .put("source", "raw");
-              return finish(a.asRaw(), series, sql, planJson, notices, "raw");
+                      .put("range", Times.range(from, until, r.zone()))
+                      .put("source", "raw")
+                      .put("notices", new JsonArray(notices));
+              return ChartDocument.of(r, series, sql, plan, "raw");
             });
-  }
-
-  private Compiled finish(
-      ChartRequest a,
-      JsonArray series,
-      String sql,
-      JsonObject plan,
-      List<String> notices,
-      String unitLabel) {
-    if (ChartSeries.points(series) == 0) {
-      throw new CallerException(
-          "the chart ran but found no data in "
-              + plan.getJsonObject("range").getString("start")
-              + " – "
-              + plan.getJsonObject("range").getString("end")
-              + "; widen timeRange or leave it out");
-    }
-    plan.put("notices", new JsonArray(notices));
-    JsonObject output = a.spec().output();
-    String title =
-        output.getString(
-                "title", defaultTitle(a.spec().kind(), a.spec().tags(), a.spec().metrics()))
-            + " · "
-            + unitLabel;
-    JsonObject document =
-        new JsonObject()
-            .put("format", FORMAT)
-            .put("version", VERSION)
-            .put("connection", a.db().name())
-            .put("table", a.table().table().qualified())
-            .put("kind", a.spec().kind().name().toLowerCase(Locale.ROOT))
-            .put("tags", new JsonArray(a.spec().tags()))
-            .put("timezone", a.zone().getId())
-            .put("spec", a.spec().json().copy())
-            .put("plan", plan)
-            .put("sql", sql)
-            .put(
-                "option",
-                EChartsOption.template(
-                    a.spec().kind(),
-                    output.getString("chartType", "line"),
-                    title,
-                    output.getString(
-                        "subtitle",
-                        a.table().table().name()
-                            + " · "
-                            + plan.getJsonObject("range").getString("start")
-                            + " – "
-                            + plan.getJsonObject("range").getString("end")),
-                    series,
-                    a.zone()));
-    return new Compiled(document, series, summary(series, a.zone()));
-  }
-
-  private static String defaultTitle(
-      ChartKind kind, List<String> tags, List<ChartSpec.Metric> metrics) {
-    return switch (kind) {
-      case METRICS ->
-          tags.get(0)
-              + " "
-              + String.join(", ", metrics.stream().map(ChartSpec.Metric::label).toList());
-      case OHLC -> tags.get(0) + " candlesticks";
-      case GEOMAP -> "position (" + tags.get(0) + ", " + tags.get(1) + ")";
-      case TAGS -> String.join(" vs ", tags) + " (" + metrics.get(0).label() + ")";
-    };
   }
 
   /** Per series: points, first and last bucket, min, max and last value. */
   public static JsonObject summary(JsonArray series, ZoneId zone) {
-    JsonArray out = new JsonArray();
-    for (Object o : series) {
-      JsonObject s = (JsonObject) o;
-      JsonArray data = s.getJsonArray("data");
-      JsonObject one = new JsonObject().put("name", s.getString("name")).put("points", data.size());
-      if (!data.isEmpty()) {
-        double min = Double.POSITIVE_INFINITY;
-        double max = Double.NEGATIVE_INFINITY;
-        for (Object p : data) {
-          Double v = ((JsonArray) p).getDouble(1);
-          if (v != null) {
-            min = Math.min(min, v);
-            max = Math.max(max, v);
-          }
-        }
-        JsonArray last = data.getJsonArray(data.size() - 1);
-        one.put("first_time", Times.readable(data.getJsonArray(0).getLong(0), zone))
-            .put("last_time", Times.readable(last.getLong(0), zone))
-            .put("min", min)
-            .put("max", max)
-            .put("last", last.getValue(1));
-      }
-      out.add(one);
-    }
-    return new JsonObject().put("series", out);
+    return ChartDocument.summary(series, zone);
   }
 
   /** TABLE/name.chart.json, ASCII, in the folder of the chart's table. */
