@@ -110,6 +110,7 @@ public final class Charts {
             .put("multiple", plan.multiple())
             .put("range", Times.range(from, until, r.zone()))
             .put("source", rollup == null ? "raw" : Rollups.tableName(r.table(), rollup))
+            // a copy: the plan's list is fixed, and callers may add to a document's notices
             .put("notices", new JsonArray(new ArrayList<>(plan.notices())));
     return ChartSeries.read(r, r.spec().kind(), sql)
         .map(
