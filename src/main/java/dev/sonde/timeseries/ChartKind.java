@@ -11,6 +11,11 @@ public enum ChartKind {
   OHLC,
   GEOMAP;
 
+  /** Does the chart draw a series per tag, rather than per metric or of candles? */
+  boolean perTag() {
+    return this == TAGS || this == GEOMAP;
+  }
+
   public static ChartKind of(String name) {
     try {
       return valueOf(name.trim().toUpperCase(Locale.ROOT));

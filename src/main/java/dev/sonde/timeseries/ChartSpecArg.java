@@ -27,9 +27,6 @@ import java.util.stream.Collectors;
  * saved charts and dashboard panels that reach it without this schema.
  */
 final class ChartSpecArg {
-  /** The aggregates Charts draws; ChartSpecArgTest holds them equal to the engine's list. */
-  static final List<String> AGGREGATES =
-      List.of("avg", "max", "min", "sum", "count", "sumsq", "raw");
 
   private static final List<String> KINDS =
       Arrays.stream(ChartKind.values()).map(k -> k.name().toLowerCase(Locale.ROOT)).toList();
@@ -105,7 +102,7 @@ final class ChartSpecArg {
   }
 
   private static SchemaBuilder<?, ?> aggregate() {
-    return stringSchema().withKeyword("enum", new JsonArray(AGGREGATES));
+    return stringSchema().withKeyword("enum", new JsonArray(ChartSpec.AGGREGATES));
   }
 
   private static SchemaBuilder<?, ?> metric() {

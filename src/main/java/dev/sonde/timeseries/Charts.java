@@ -2,30 +2,16 @@ package dev.sonde.timeseries;
 
 import dev.sonde.core.Call;
 import dev.sonde.core.CallerException;
-import dev.sonde.core.Quote;
 import dev.sonde.core.Times;
 import dev.sonde.core.Unit;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
-import dev.sonde.tools.ChartDocuments;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Instant;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.temporal.ChronoUnit;
-import java.time.temporal.TemporalAdjusters;
-import java.time.zone.ZoneOffsetTransition;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 
 /**
  * Compiles a chart spec into SQL over a tag table (or its rollups), runs it once, and gives the
@@ -34,10 +20,7 @@ import java.util.Map;
  * it follows the data and never runs SQL read back from a file.
  */
 public final class Charts {
-  private static final List<String> AGGS =
-      List.of("avg", "max", "min", "sum", "count", "sumsq", "raw");
   private static final int RAW_POINTS = 10_000;
-  private static final long QUARTER_HOUR = 15 * 60_000L;
 
   private final DatabaseRegistry databases;
   private final TagTables tagTables;
@@ -49,37 +32,6 @@ public final class Charts {
 
   /** A compiled and executed chart: the document to save or return, and its series. */
   public record Compiled(JsonObject document, JsonArray series, JsonObject summary) {}
-
-  private record Metric(String agg, String label) {}
-
-  /** What one compile works on: where, which tags, drawn how, in which zone. */
-  private record Asked(
-      Database db,
-      Engine engine,
-      TagTable table,
-      JsonObject spec,
-      ZoneId zone,
-      ChartKind kind,
-      List<String> tags,
-      List<Metric> metrics,
-      Integer maxBuckets,
-      Call call) {
-
-    /** The same request drawing raw values: one series per tag. */
-    Asked asRaw() {
-      return new Asked(
-          db,
-          engine,
-          table,
-          spec,
-          zone,
-          kind == ChartKind.METRICS ? ChartKind.TAGS : kind,
-          tags,
-          List.of(new Metric("raw", "raw")),
-          maxBuckets,
-          call);
-    }
-  }
 
   /**
    * Compiles {@code spec} on connection {@code connection} (null: default) and runs it; stopping
@@ -96,555 +48,102 @@ public final class Charts {
   public Future<Compiled> compile(
       String connection, JsonObject spec, ZoneId zone, Integer maxBuckets, Call call) {
     Database db = databases.get(connection);
-    String tableName = spec.getString("table");
-    if (tableName == null || tableName.isBlank()) {
-      return Future.failedFuture(
-          new CallerException("spec.table is required: the tag table, e.g. EXAMPLE"));
-    }
+    String tableName;
     Engine engine;
     try {
+      tableName = ChartSpec.table(spec);
       engine = Engine.of(db.dialectName());
     } catch (CallerException e) {
       return Future.failedFuture(e);
     }
     return tagTables
         .find(db, tableName)
-        .compose(table -> tagTables.spans(table).map(spans -> new Object[] {table, spans}))
         .compose(
-            found -> {
-              TagTable table = (TagTable) found[0];
-              TagTables.Spans spans = (TagTables.Spans) found[1];
-              List<String> tags = tagsOf(spec, spans.tags());
-              ChartKind kind = kindOf(spec, tags);
-              List<Metric> metrics = metricsOf(spec, kind);
-              long[] bounds = spans.bounds(tags, table.table().qualified());
-              return tagTables
-                  .rollups()
-                  .ready(db, table, spans.newest())
-                  .compose(
-                      rollups ->
-                          run(
-                              new Asked(
-                                  db,
-                                  engine,
-                                  table,
-                                  spec,
-                                  zone,
-                                  kind,
-                                  tags,
-                                  metrics,
-                                  maxBuckets,
-                                  call),
-                              rollups,
-                              bounds));
-            });
+            table ->
+                tagTables
+                    .spans(table)
+                    .compose(
+                        spans -> {
+                          ChartSpec read = ChartSpec.read(spec, spans.tags());
+                          long[] bounds = spans.bounds(read.tags(), table.table().qualified());
+                          ChartRequest asked =
+                              new ChartRequest(db, engine, table, read, zone, maxBuckets, call);
+                          return tagTables
+                              .rollups()
+                              .ready(db, table, spans.newest())
+                              .compose(rollups -> run(asked, rollups, bounds));
+                        }));
   }
 
-  private static List<String> tagsOf(JsonObject spec, List<String> known) {
-    List<String> tags = new ArrayList<>();
-    Object many = spec.getValue("tags");
-    if (many instanceof JsonArray a) {
-      a.forEach(t -> tags.add(String.valueOf(t)));
-    } else if (many instanceof String s) {
-      tags.add(s);
-    }
-    Object one = spec.getValue("tag");
-    if (one instanceof String s && !tags.contains(s)) {
-      tags.add(0, s);
-    } else if (one instanceof JsonArray a) {
-      a.forEach(t -> tags.add(String.valueOf(t)));
-    }
-    if (tags.isEmpty()) {
-      throw new CallerException(
-          "spec.tag (or spec.tags) is required; this table's tags include "
-              + known.stream().limit(10).toList());
-    }
-    for (String tag : tags) {
-      if (!known.contains(tag)) {
-        throw new CallerException(
-            "unknown tag "
-                + Quote.of(tag)
-                + "; the closest tags are "
-                + TagTables.closest(tag, known, 5)
-                + " (list_table_tags lists them all)");
-      }
-    }
-    return tags;
+  private static Future<Compiled> run(ChartRequest asked, boolean rollups, long[] bounds) {
+    Long start = asked.spec().time("start", asked.zone(), bounds);
+    Long end = asked.spec().time("end", asked.zone(), bounds);
+    return asked.spec().raw()
+        ? raw(asked.asRaw(), start, end, bounds)
+        : bucketed(asked, rollups, start, end, bounds);
   }
 
-  private static ChartKind kindOf(JsonObject spec, List<String> tags) {
-    String named = spec.getString("kind");
-    ChartKind kind =
-        named == null
-            ? (tags.size() > 1 ? ChartKind.TAGS : ChartKind.METRICS)
-            : ChartKind.of(named);
-    if ((kind == ChartKind.METRICS || kind == ChartKind.OHLC) && tags.size() != 1) {
-      throw new CallerException(
-          "a "
-              + kind.name().toLowerCase(Locale.ROOT)
-              + " chart shows one tag; use kind tags to compare "
-              + tags);
-    }
-    if (kind == ChartKind.GEOMAP && tags.size() != 2) {
-      throw new CallerException(
-          "a geomap takes two tags, latitude then longitude: tags: [\"lat\", \"lon\"]");
-    }
-    return kind;
-  }
-
-  private static List<Metric> metricsOf(JsonObject spec, ChartKind kind) {
-    List<Metric> out = new ArrayList<>();
-    JsonArray given = spec.getJsonArray("metrics");
-    if (given != null) {
-      for (Object o : given) {
-        JsonObject m =
-            o instanceof JsonObject j ? j : new JsonObject().put("agg", String.valueOf(o));
-        String agg = m.getString("agg", "avg").toLowerCase(Locale.ROOT);
-        if (!AGGS.contains(agg)) {
-          throw new CallerException("metrics agg " + Quote.of(agg) + " is not one of " + AGGS);
-        }
-        out.add(new Metric(agg, m.getString("label", agg)));
-      }
-    }
-    if (out.isEmpty()) {
-      out.add(new Metric("avg", "avg"));
-    }
-    if (kind != ChartKind.METRICS && out.size() > 1) {
-      out = List.of(out.get(0));
-    }
-    if (out.stream().anyMatch(m -> m.agg().equals("raw")) && out.size() > 1) {
-      throw new CallerException("raw values cannot be drawn beside aggregates; ask for raw alone");
-    }
-    return out;
-  }
-
-  private static String inList(List<String> tags) {
-    return "("
-        + String.join(", ", tags.stream().map(t -> "'" + t.replace("'", "''") + "'").toList())
-        + ")";
-  }
-
-  private Future<Compiled> run(Asked a, boolean rollups, long[] bounds) {
-    JsonObject range = a.spec().getJsonObject("timeRange", new JsonObject());
-    Long start =
-        TimeArg.parse(range.getValue("start"), "timeRange.start", a.zone(), bounds[0], bounds[1]);
-    Long end =
-        TimeArg.parse(range.getValue("end"), "timeRange.end", a.zone(), bounds[0], bounds[1]);
-    boolean raw =
-        a.metrics().get(0).agg().equals("raw")
-            || (a.spec().containsKey("rollup") && a.spec().getValue("rollup") == null);
-    List<String> notices = new ArrayList<>();
-    if (raw) {
-      return runRaw(a, start, end, bounds, notices);
-    }
-    UnitPhrase unit = unitOf(a.spec());
+  private static Future<Compiled> bucketed(
+      ChartRequest r, boolean rollups, Long start, Long end, long[] bounds) {
     ChartPlan plan =
         ChartPlan.of(
-            new ChartPlan.Request(a.kind(), unit, start, end, rollups, a.maxBuckets()),
+            new ChartPlan.Request(
+                r.spec().kind(), r.spec().unit(), start, end, rollups, r.maxBuckets()),
             bounds[0],
             bounds[1]);
-    notices.addAll(plan.notices());
-    long width = plan.unit().millis() * plan.multiple();
-    long from = alignDown(plan.start(), plan.unit(), plan.multiple(), a.zone());
-    long lastBucket = alignDown(plan.end(), plan.unit(), plan.multiple(), a.zone());
-    long until =
-        plan.unit().calendar()
-            ? nextCalendar(lastBucket, plan.unit(), a.zone())
-            : lastBucket + width;
-    Unit rollup = rollups ? rollupFor(plan, a.zone(), from, until) : null;
-    String sql =
-        sql(
-            a,
-            plan,
-            plan.unit() == Unit.MONTH ? a.zone() : constantOffset(a.zone(), from, until),
-            from,
-            until,
-            rollup);
-    String source = rollup == null ? "raw" : Rollups.tableName(a.table(), rollup);
-    return execute(a, sql, a.kind(), a.metrics())
+    Unit unit = plan.unit();
+    long from = Buckets.alignDown(plan.start(), unit, plan.multiple(), r.zone());
+    long until = Buckets.end(plan.end(), unit, plan.multiple(), r.zone());
+    Unit rollup = rollups ? Rollups.coarsestFitting(plan, r.zone(), from, until) : null;
+    // the engine cuts months by the zone's name; an offset suits the other buckets' arithmetic
+    ZoneId sqlZone = unit == Unit.MONTH ? r.zone() : Buckets.constantOffset(r.zone(), from, until);
+    String sql = r.sql().buckets(r.spec(), plan, sqlZone, from, until, rollup);
+    JsonObject planJson =
+        new JsonObject()
+            .put("unit", unit.specName())
+            .put("multiple", plan.multiple())
+            .put("range", Times.range(from, until, r.zone()))
+            .put("source", rollup == null ? "raw" : Rollups.tableName(r.table(), rollup))
+            // a copy: the plan's list is fixed, and callers may add to a document's notices
+            .put("notices", new JsonArray(new ArrayList<>(plan.notices())));
+    return ChartSeries.read(r, r.spec().kind(), sql)
         .map(
-            series -> {
-              JsonObject planJson =
-                  new JsonObject()
-                      .put("unit", plan.unit().specName())
-                      .put("multiple", plan.multiple())
-                      .put("range", Times.range(from, until, a.zone()))
-                      .put("source", source);
-              return finish(
-                  a,
-                  series,
-                  sql,
-                  planJson,
-                  notices,
-                  plan.multiple() + " " + plan.unit().specName());
-            });
+            series ->
+                ChartDocument.of(
+                    r, series, sql, planJson, plan.multiple() + " " + unit.specName()));
   }
 
-  private Future<Compiled> runRaw(
-      Asked a, Long start, Long end, long[] bounds, List<String> notices) {
+  /** Raw values of the asked period, or of the last drawable span before the data's last time. */
+  private static Future<Compiled> raw(ChartRequest r, Long start, Long end, long[] bounds) {
     long until = end == null ? bounds[1] : Math.min(end, bounds[1]);
     long from =
         start == null
             ? Math.max(bounds[0], until - Unit.SEC.drawableMillis())
             : Math.max(start, bounds[0]);
+    List<String> notices = new ArrayList<>();
     if (start == null) {
       notices.add(
           "raw values of the last "
               + ChartPlan.human(until - from)
               + " before the data's last time");
     }
-    String time = a.db().quote(a.table().timeColumn());
-    String sql =
-        "SELECT "
-            + a.engine().epochMs(time)
-            + " AS t, "
-            + a.db().quote(a.table().tagColumn())
-            + " AS tag, "
-            + a.db().quote(a.table().valueColumn())
-            + " AS v FROM "
-            + a.db().quoted(a.table().table())
-            + " WHERE "
-            + a.db().quote(a.table().tagColumn())
-            + " IN "
-            + inList(a.tags())
-            + " AND "
-            + time
-            + " >= "
-            + a.engine().timeLiteral(from, a.table().zoned())
-            + " AND "
-            + time
-            + " <= "
-            + a.engine().timeLiteral(until, a.table().zoned())
-            + " ORDER BY 1 LIMIT "
-            + (RAW_POINTS + 1);
-    return execute(a, sql, ChartKind.TAGS, a.asRaw().metrics())
+    String sql = r.sql().raw(r.spec().tags(), from, until, RAW_POINTS + 1);
+    return ChartSeries.read(r, ChartKind.TAGS, sql)
         .map(
             series -> {
-              int points =
-                  series.stream().mapToInt(s -> ((JsonObject) s).getJsonArray("data").size()).sum();
-              if (points > RAW_POINTS) {
+              if (ChartSeries.points(series) > RAW_POINTS) {
                 notices.add(
                     "only the first "
                         + RAW_POINTS
                         + " raw values are drawn; give a rollup unit to see the whole period");
               }
-              JsonObject planJson =
+              JsonObject plan =
                   new JsonObject()
                       .put("unit", "raw")
-                      .put("range", Times.range(from, until, a.zone()))
-                      .put("source", "raw");
-              return finish(a.asRaw(), series, sql, planJson, notices, "raw");
+                      .put("range", Times.range(from, until, r.zone()))
+                      .put("source", "raw")
+                      .put("notices", new JsonArray(notices));
+              return ChartDocument.of(r, series, sql, plan, "raw");
             });
-  }
-
-  private static UnitPhrase unitOf(JsonObject spec) {
-    Object rollup = spec.getValue("rollup");
-    UnitPhrase unit = null;
-    if (rollup instanceof String s && !s.isBlank()) {
-      unit = UnitPhrase.parse(s);
-      if (unit == null) {
-        throw new CallerException(
-            "rollup "
-                + Quote.of(s)
-                + " is not a unit: use sec, min, hour, day, week or month, optionally with a multiple (\"5min\", \"10s\")");
-      }
-    } else if (spec.getString("question") != null) {
-      unit = UnitPhrase.parse(spec.getString("question"));
-    }
-    Integer n = spec.getInteger("rollupN");
-    if (unit != null && n != null) {
-      if (n < 1) {
-        throw new CallerException("rollupN must be 1 or more");
-      }
-      unit = new UnitPhrase(unit.unit(), n);
-    }
-    if (unit != null && unit.unit().calendar() && unit.multiple() != 1) {
-      throw new CallerException(
-          "day, week and month buckets take no multiple (rollupN 1); use a coarser unit instead of "
-              + unit.label());
-    }
-    return unit;
-  }
-
-  /** The start of the bucket holding {@code at}. */
-  static long alignDown(long at, Unit unit, int multiple, ZoneId zone) {
-    if (!unit.calendar()) {
-      long width = unit.millis() * multiple;
-      return Math.floorDiv(at, width) * width;
-    }
-    ZonedDateTime t = Instant.ofEpochMilli(at).atZone(zone).truncatedTo(ChronoUnit.DAYS);
-    if (unit == Unit.WEEK) {
-      t = t.with(TemporalAdjusters.previousOrSame(java.time.DayOfWeek.MONDAY));
-    } else if (unit == Unit.MONTH) {
-      t = t.withDayOfMonth(1);
-    }
-    return t.toInstant().toEpochMilli();
-  }
-
-  private static long nextCalendar(long bucketStart, Unit unit, ZoneId zone) {
-    ZonedDateTime t = Instant.ofEpochMilli(bucketStart).atZone(zone);
-    return (switch (unit) {
-          case DAY -> t.plusDays(1);
-          case WEEK -> t.plusWeeks(1);
-          default -> t.plusMonths(1);
-        })
-        .toInstant()
-        .toEpochMilli();
-  }
-
-  /** The coarsest rollup whose buckets fit whole into the chart's, or null for raw rows. */
-  private static Unit rollupFor(ChartPlan plan, ZoneId zone, long from, long until) {
-    for (Unit r : List.of(Unit.HOUR, Unit.MIN, Unit.SEC)) {
-      boolean fits =
-          plan.unit().calendar()
-              ? offsetsAreMultiplesOf(zone, from, until, r.millis())
-              : (plan.unit().millis() * plan.multiple()) % r.millis() == 0;
-      if (fits) {
-        return r;
-      }
-    }
-    return null;
-  }
-
-  /**
-   * {@code zone}'s offset when it does not change over the period, else {@code zone} itself. Only
-   * for arithmetic: an offset's id ("Z", "+09:00") means other things to the engines' time zones.
-   */
-  private static ZoneId constantOffset(ZoneId zone, long from, long until) {
-    var rules = zone.getRules();
-    ZoneOffsetTransition next = rules.nextTransition(Instant.ofEpochMilli(from));
-    return next == null || next.toEpochSecond() * 1000 >= until
-        ? rules.getOffset(Instant.ofEpochMilli(from))
-        : zone;
-  }
-
-  /** Does {@code zone} keep its UTC offset a whole number of {@code millis} over the period? */
-  private static boolean offsetsAreMultiplesOf(ZoneId zone, long from, long until, long millis) {
-    var rules = zone.getRules();
-    Instant at = Instant.ofEpochMilli(from);
-    if (rules.getOffset(at).getTotalSeconds() * 1000L % millis != 0) {
-      return false;
-    }
-    ZoneOffsetTransition next = rules.nextTransition(at);
-    while (next != null && next.toEpochSecond() * 1000 < until) {
-      if (next.getOffsetAfter().getTotalSeconds() * 1000L % millis != 0) {
-        return false;
-      }
-      next = rules.nextTransition(next.getInstant());
-    }
-    return true;
-  }
-
-  private static String sql(
-      Asked a, ChartPlan plan, ZoneId zone, long from, long until, Unit rollup) {
-    String rawRange =
-        a.db().quote(a.table().timeColumn())
-            + " >= "
-            + a.engine().timeLiteral(from, a.table().zoned())
-            + " AND "
-            + a.db().quote(a.table().timeColumn())
-            + " < "
-            + a.engine().timeLiteral(until, a.table().zoned());
-    // calendar buckets from raw rows: summarise by 15 minutes first (every zone offset is a
-    // multiple), so the zone conversion runs per quarter hour instead of per row
-    boolean summarised =
-        rollup == null
-            && plan.unit().calendar()
-            && !(zone instanceof ZoneOffset && plan.unit() != Unit.MONTH)
-            && offsetsAreMultiplesOf(zone, from, until, QUARTER_HOUR);
-    boolean fromRollup = rollup != null || summarised;
-    String ms = fromRollup ? "bucket" : a.engine().epochMs(a.db().quote(a.table().timeColumn()));
-    String bucket = a.engine().bucket(ms, plan.unit(), plan.multiple(), zone);
-    String tag = fromRollup ? "tag" : a.db().quote(a.table().tagColumn());
-    String source;
-    if (summarised) {
-      source =
-          "("
-              + Rollups.summary(
-                  a.db(),
-                  a.table(),
-                  QUARTER_HOUR,
-                  a.db().quote(a.table().tagColumn())
-                      + " IN "
-                      + inList(a.tags())
-                      + " AND "
-                      + rawRange)
-              + ") AS q";
-    } else {
-      source =
-          rollup != null
-              ? Rollups.qualified(a.db(), a.table(), Rollups.tableName(a.table(), rollup))
-              : a.db().quoted(a.table().table());
-    }
-    String range = fromRollup ? "bucket >= " + from + " AND bucket < " + until : rawRange;
-    String v = a.db().quote(a.table().valueColumn());
-    String time = a.db().quote(a.table().timeColumn());
-    List<String> columns = new ArrayList<>();
-    if (a.kind() == ChartKind.OHLC) {
-      columns.add(fromRollup ? a.engine().first("first_v", "first_ms") : a.engine().first(v, time));
-      columns.add(fromRollup ? a.engine().last("last_v", "last_ms") : a.engine().last(v, time));
-      columns.add(fromRollup ? "min(min_v)" : "min(" + v + ")");
-      columns.add(fromRollup ? "max(max_v)" : "max(" + v + ")");
-    } else {
-      for (Metric m : a.metrics()) {
-        columns.add(aggregate(m.agg(), fromRollup, v));
-      }
-    }
-    boolean perTag = a.kind() == ChartKind.TAGS || a.kind() == ChartKind.GEOMAP;
-    return "SELECT "
-        + bucket
-        + " AS t"
-        + (perTag ? ", " + tag + " AS tag" : "")
-        + ", "
-        + String.join(", ", columns)
-        + " FROM "
-        + source
-        + " WHERE "
-        + tag
-        + " IN "
-        + inList(a.tags())
-        + " AND "
-        + range
-        + (fromRollup ? "" : " AND " + v + " IS NOT NULL")
-        + " GROUP BY 1"
-        + (perTag ? ", 2" : "")
-        + " ORDER BY 1";
-  }
-
-  private static String aggregate(String agg, boolean fromRollup, String v) {
-    if (fromRollup) {
-      return switch (agg) {
-        case "avg" -> "sum(sum_v) / sum(cnt)";
-        case "max" -> "max(max_v)";
-        case "min" -> "min(min_v)";
-        case "sum" -> "sum(sum_v)";
-        case "count" -> "sum(cnt)";
-        default -> "sum(sumsq_v)";
-      };
-    }
-    return switch (agg) {
-      case "avg", "max", "min", "sum", "count" -> agg + "(" + v + ")";
-      default -> "sum(" + v + " * " + v + ")";
-    };
-  }
-
-  /**
-   * Runs the chart's SQL and shapes its rows into ECharts series: {name, data: [[ms, value...]]}.
-   */
-  private static Future<JsonArray> execute(
-      Asked a, String sql, ChartKind kind, List<Metric> metrics) {
-    List<String> tags = a.tags();
-    int timeout = a.db().config().queryTimeoutSeconds();
-    return a.db()
-        .read(
-            c -> {
-              Map<String, JsonArray> byName = new LinkedHashMap<>();
-              boolean perTag = kind == ChartKind.TAGS || kind == ChartKind.GEOMAP;
-              if (perTag) {
-                tags.forEach(t -> byName.put(t, new JsonArray()));
-              } else if (kind == ChartKind.OHLC) {
-                byName.put(tags.get(0), new JsonArray());
-              } else {
-                metrics.forEach(m -> byName.put(m.label(), new JsonArray()));
-              }
-              try (Statement st = c.createStatement()) {
-                st.setQueryTimeout(timeout);
-                try (ResultSet rs = st.executeQuery(sql)) {
-                  while (rs.next()) {
-                    long t = rs.getLong(1);
-                    if (perTag) {
-                      byName.get(rs.getString(2)).add(new JsonArray().add(t).add(number(rs, 3)));
-                    } else if (kind == ChartKind.OHLC) {
-                      byName
-                          .get(tags.get(0))
-                          .add(
-                              new JsonArray()
-                                  .add(t)
-                                  .add(number(rs, 2))
-                                  .add(number(rs, 3))
-                                  .add(number(rs, 4))
-                                  .add(number(rs, 5)));
-                    } else {
-                      int i = 2;
-                      for (Metric m : metrics) {
-                        byName.get(m.label()).add(new JsonArray().add(t).add(number(rs, i++)));
-                      }
-                    }
-                  }
-                }
-              }
-              JsonArray series = new JsonArray();
-              byName.forEach(
-                  (name, data) -> series.add(new JsonObject().put("name", name).put("data", data)));
-              return series;
-            },
-            a.call());
-  }
-
-  private static Double number(ResultSet rs, int column) throws SQLException {
-    double v = rs.getDouble(column);
-    return rs.wasNull() || Double.isNaN(v) ? null : v;
-  }
-
-  private Compiled finish(
-      Asked a,
-      JsonArray series,
-      String sql,
-      JsonObject plan,
-      List<String> notices,
-      String unitLabel) {
-    int points = series.stream().mapToInt(s -> ((JsonObject) s).getJsonArray("data").size()).sum();
-    if (points == 0) {
-      throw new CallerException(
-          "the chart ran but found no data in "
-              + plan.getJsonObject("range").getString("start")
-              + " – "
-              + plan.getJsonObject("range").getString("end")
-              + "; widen timeRange or leave it out");
-    }
-    plan.put("notices", new JsonArray(notices));
-    JsonObject output = a.spec().getJsonObject("output", new JsonObject());
-    String title =
-        output.getString("title", defaultTitle(a.kind(), a.tags(), a.metrics()))
-            + " · "
-            + unitLabel;
-    JsonObject document =
-        new JsonObject()
-            .put("format", ChartDocuments.FORMAT)
-            .put("version", ChartDocuments.VERSION)
-            .put("connection", a.db().name())
-            .put("table", a.table().table().qualified())
-            .put("kind", a.kind().name().toLowerCase(Locale.ROOT))
-            .put("tags", new JsonArray(a.tags()))
-            .put("timezone", a.zone().getId())
-            .put("spec", a.spec().copy())
-            .put("plan", plan)
-            .put("sql", sql)
-            .put(
-                "option",
-                EChartsOption.template(
-                    a.kind(),
-                    output.getString("chartType", "line"),
-                    title,
-                    output.getString(
-                        "subtitle",
-                        a.table().table().name()
-                            + " · "
-                            + plan.getJsonObject("range").getString("start")
-                            + " – "
-                            + plan.getJsonObject("range").getString("end")),
-                    series,
-                    a.zone()));
-    return new Compiled(document, series, ChartDocuments.summary(series, a.zone()));
-  }
-
-  private static String defaultTitle(ChartKind kind, List<String> tags, List<Metric> metrics) {
-    return switch (kind) {
-      case METRICS ->
-          tags.get(0) + " " + String.join(", ", metrics.stream().map(Metric::label).toList());
-      case OHLC -> tags.get(0) + " candlesticks";
-      case GEOMAP -> "position (" + tags.get(0) + ", " + tags.get(1) + ")";
-      case TAGS -> String.join(" vs ", tags) + " (" + metrics.get(0).label() + ")";
-    };
   }
 }

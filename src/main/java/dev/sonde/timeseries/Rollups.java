@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -77,6 +78,23 @@ public final class Rollups {
     return schema == null || schema.isEmpty()
         ? db.quote(name)
         : db.quote(schema) + "." + db.quote(name);
+  }
+
+  /**
+   * The coarsest rollup whose buckets fit whole into {@code plan}'s from {@code from} until {@code
+   * until} in {@code zone}, or null: only the raw rows can answer.
+   */
+  static Unit coarsestFitting(ChartPlan plan, ZoneId zone, long from, long until) {
+    for (Unit r : List.of(Unit.HOUR, Unit.MIN, Unit.SEC)) {
+      boolean fits =
+          plan.unit().calendar()
+              ? Buckets.offsetsAreMultiplesOf(zone, from, until, r.millis())
+              : (plan.unit().millis() * plan.multiple()) % r.millis() == 0;
+      if (fits) {
+        return r;
+      }
+    }
+    return null;
   }
 
   /**

@@ -8,7 +8,6 @@ import dev.sonde.mcp.ToolRegistry;
 import dev.sonde.tools.ToolSpec;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.lang.reflect.Field;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,13 +34,6 @@ class ChartSpecArgTest {
 
   static JsonObject temperature() {
     return new JsonObject().put("table", "EXAMPLE").put("tag", "temperature");
-  }
-
-  @Test
-  void theAggregatesAreTheEnginesOwn() throws Exception {
-    Field engine = Charts.class.getDeclaredField("AGGS");
-    engine.setAccessible(true);
-    assertEquals(engine.get(null), ChartSpecArg.AGGREGATES);
   }
 
   @Test
