@@ -108,6 +108,6 @@ abstract class DashboardTool implements Tool {
 
   /** Where the browser viewer shows the dashboard: a path, and a full URL when the port is set. */
   JsonObject link(String path) {
-    return services.webLink(path, "/dashboards.html#" + path);
+    return services.files().webLink(path, "/dashboards.html#" + path);
   }
 }

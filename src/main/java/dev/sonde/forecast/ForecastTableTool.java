@@ -132,16 +132,20 @@ final class ForecastTableTool implements Tool {
     Instant now = Instant.now();
     ctx.call().step("render", "writing the HTML report");
     String path =
-        services.saveNewReport(
-            ctx.account(),
-            List.of(outcome.table(), "forecast"),
-            now,
-            zone,
-            ForecastReport.render(outcome, now));
-    JsonObject answer = answer(outcome, services.webLink(path, "/workspace/" + path));
+        services
+            .files()
+            .saveNewReport(
+                ctx.account(),
+                List.of(outcome.table(), "forecast"),
+                now,
+                zone,
+                ForecastReport.render(outcome, now));
+    JsonObject answer = answer(outcome, services.files().webLink(path, "/workspace/" + path));
     if (filename != null) {
-      services.saveText(ctx.account(), filename, ForecastChart.document(outcome).encodePrettily());
-      answer.put("chart", services.webLink(filename, "/dashboards.html#" + filename));
+      services
+          .files()
+          .saveText(ctx.account(), filename, ForecastChart.document(outcome).encodePrettily());
+      answer.put("chart", services.files().webLink(filename, "/dashboards.html#" + filename));
     }
     return ToolResult.structured(answer);
   }

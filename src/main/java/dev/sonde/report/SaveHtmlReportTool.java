@@ -187,15 +187,18 @@ final class SaveHtmlReportTool implements Tool {
     String html =
         reports.render(prepared, analysis, args.getString("recommendations"), context, now);
     String path =
-        services.saveNewReport(
-            ctx.account(),
-            List.of(prepared.table(), String.join("_", prepared.tags()), prepared.template().id()),
-            now,
-            zone,
-            html);
+        services
+            .files()
+            .saveNewReport(
+                ctx.account(),
+                List.of(
+                    prepared.table(), String.join("_", prepared.tags()), prepared.template().id()),
+                now,
+                zone,
+                html);
     return ToolResult.structured(
         out.put("stage", "saved")
-            .put("report", services.webLink(path, "/workspace/" + path))
+            .put("report", services.files().webLink(path, "/workspace/" + path))
             .put("bytes", html.getBytes(UTF_8).length));
   }
 }
