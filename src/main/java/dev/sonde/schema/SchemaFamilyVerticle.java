@@ -13,10 +13,10 @@ public final class SchemaFamilyVerticle extends FamilyVerticle {
         FAMILY,
         services,
         List.of(
-            new ListTablesTool(services),
+            new ListTablesTool(services.databases(), services.asks()),
             new AllTableNamesTool(services.databases()),
             new FilterTableNamesTool(services.databases()),
-            new DescribeTableTool(services),
+            new DescribeTableTool(services.databases(), services.asks(), services.configuredZone()),
             new SchemaDefinitionsTool(services.databases()),
             new ListIndexesTool(services.databases()),
             new TableRowCountsTool(services.databases()),
