@@ -5,12 +5,12 @@ import static io.vertx.json.schema.common.dsl.Keywords.minimum;
 import static io.vertx.json.schema.common.dsl.Schemas.anyOf;
 import static io.vertx.json.schema.common.dsl.Schemas.arraySchema;
 import static io.vertx.json.schema.common.dsl.Schemas.intSchema;
-import static io.vertx.json.schema.common.dsl.Schemas.numberSchema;
 import static io.vertx.json.schema.common.dsl.Schemas.objectSchema;
 import static io.vertx.json.schema.common.dsl.Schemas.stringSchema;
 
 import dev.sonde.core.Unit;
 import dev.sonde.tools.Arg;
+import dev.sonde.tools.TimeRangeArg;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.json.schema.common.dsl.SchemaBuilder;
@@ -37,11 +37,6 @@ final class ChartSpecArg {
   private static final String UNITS =
       Arrays.stream(Unit.values()).map(Unit::specName).collect(Collectors.joining(", "));
 
-  private static final String TIME =
-      "ISO-8601 (a time without offset is in the user's timezone), epoch ms, now, last (the"
-          + " data's last time), first, or one of those minus a duration: now-6h, last-30m,"
-          + " last-7d";
-
   static final Arg<JsonObject> SPEC =
       Arg.object(
               "spec",
@@ -59,11 +54,8 @@ final class ChartSpecArg {
                   "tags",
                   "The tags compared; a geomap takes latitude then longitude",
                   ChartSpecArg::oneOrMany),
-              Arg.object(
-                  "timeRange",
-                  "The period; omitted: the data up to its last time, as much as the unit draws",
-                  Arg.of("start", "Start: " + TIME, ChartSpecArg::time),
-                  Arg.of("end", "End: " + TIME, ChartSpecArg::time)),
+              TimeRangeArg.timeRange(
+                  "The period; omitted: the data up to its last time, as much as the unit draws"),
               Arg.of(
                   "rollup",
                   "The bucket unit: "
@@ -98,10 +90,6 @@ final class ChartSpecArg {
 
   private static SchemaBuilder<?, ?> oneOrMany() {
     return anyOf(stringSchema(), arraySchema().items(stringSchema()));
-  }
-
-  private static SchemaBuilder<?, ?> time() {
-    return anyOf(stringSchema().nullable(), numberSchema());
   }
 
   private static SchemaBuilder<?, ?> aggregate() {
