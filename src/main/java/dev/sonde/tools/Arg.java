@@ -97,6 +97,19 @@ public final class Arg<T> {
         name, description, () -> objectOf(declared), JsonObject.class::cast, declared, false, null);
   }
 
+  /** A list of objects, each of {@code fields} and nothing else, read whole. */
+  public static Arg<JsonArray> objects(String name, String description, Arg<?>... fields) {
+    List<Arg<?>> declared = List.of(fields);
+    return new Arg<>(
+        name,
+        description,
+        () -> arraySchema().items(objectOf(declared)),
+        JsonArray.class::cast,
+        declared,
+        false,
+        null);
+  }
+
   /** Any other schema, read as the JSON value it is. */
   public static Arg<Object> of(
       String name, String description, Supplier<SchemaBuilder<?, ?>> type) {
@@ -174,10 +187,16 @@ public final class Arg<T> {
     return object;
   }
 
-  /** Properties and required names in declaration order: the DSL keeps them in hash order. */
+  /**
+   * Properties and required names in declaration order, of an object or of a list's objects: the
+   * DSL keeps them in hash order.
+   */
   private static JsonObject inOrder(JsonObject schema, List<Arg<?>> fields) {
     if (fields.isEmpty()) {
       return schema;
+    }
+    if (schema.getValue("items") instanceof JsonObject items) {
+      return schema.put("items", inOrder(items, fields));
     }
     JsonObject built = schema.getJsonObject("properties");
     JsonObject properties = new JsonObject();
