@@ -149,18 +149,9 @@ public final class Arg<T> {
     return value == null ? fallback : read.apply(value);
   }
 
-  /** {@code schema} with this argument added, for tools whose input is not made of Args yet. */
-  public JsonObject addTo(JsonObject schema) {
-    return Schemas.prop(schema, name, json(), required);
-  }
-
-  /** The schema of an object holding exactly {@code fields}: a tool's input, or a nested one. */
+  /** A tool's input schema: an object holding exactly {@code fields}. */
   static JsonObject objectJson(List<Arg<?>> fields) {
     return inOrder(Schemas.tidy(objectOf(fields).toJson()), fields);
-  }
-
-  private JsonObject json() {
-    return inOrder(Schemas.tidy(schema().toJson()), fields);
   }
 
   private SchemaBuilder<?, ?> schema() {

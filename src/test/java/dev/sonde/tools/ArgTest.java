@@ -112,15 +112,28 @@ class ArgTest {
   }
 
   @Test
-  void aToolNotYetDeclaredWithArgsGetsTheSamePropertyFromTheDeclaration() {
-    JsonObject legacy = ConnectionArg.addTo(Schemas.object());
-    JsonObject declared =
-        ToolSpec.builder("arg_connection")
-            .description("d")
-            .input(ConnectionArg.CONNECTION)
-            .build()
-            .inputSchema();
-    assertEquals(Schemas.bounded(legacy), declared);
+  void aListOfObjectsPublishesItsFieldsInOrderAndRefusesOthers() {
+    Arg<JsonArray> people =
+        Arg.objects("people", "Who", NAME, LIMIT.describedAs("Their share"), MODE).required();
+    ToolSpec spec = ToolSpec.builder("arg_people").description("d").input(people).build();
+    JsonObject items =
+        spec.inputSchema()
+            .getJsonObject("properties")
+            .getJsonObject("people")
+            .getJsonObject("items");
+    assertEquals(
+        List.of("name", "limit", "mode"),
+        List.copyOf(items.getJsonObject("properties").fieldNames()));
+    assertEquals(new JsonArray().add("name"), items.getJsonArray("required"));
+    assertEquals(false, items.getValue("additionalProperties"));
+
+    ToolRegistry registry = new ToolRegistry();
+    registry.register("demo", List.of(spec));
+    JsonArray sent = new JsonArray().add(new JsonObject().put("name", "ada").put("age", 36));
+    assertEquals(
+        "invalid arguments for arg_people: field 'people.0.age': Property \"age\" does not match"
+            + " additional properties schema (rule: additionalProperties)",
+        ToolRegistry.validate(registry.get("arg_people"), new JsonObject().put("people", sent)));
   }
 
   @Test
