@@ -8,6 +8,7 @@ import static io.vertx.json.schema.common.dsl.Schemas.stringSchema;
 
 import dev.sonde.tools.Arg;
 import dev.sonde.tools.Schemas;
+import dev.sonde.tools.SeriesSpecArgs;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.json.schema.common.dsl.SchemaBuilder;
@@ -36,8 +37,8 @@ final class PanelArg {
             + " one tag, Text shows its text; default Chart for a saved chart, else Line",
         Dashboards.TYPES),
     Arg.string("table", "An inline panel's tag table, e.g. DRIVING"),
-    Arg.of("tag", "An inline panel's tag, or several", PanelArg::oneOrMany),
-    Arg.of("tags", "An inline panel's tags, when tag is omitted", PanelArg::oneOrMany),
+    Arg.of("tag", "An inline panel's tag, or several", SeriesSpecArgs::oneOrMany),
+    Arg.of("tags", "An inline panel's tags, when tag is omitted", SeriesSpecArgs::oneOrMany),
     Arg.of(
         "rollup",
         "The bucket unit, or a phrase such as 5min (as in compile_chart_from_spec); null or"
@@ -62,10 +63,6 @@ final class PanelArg {
       Arg.objects("charts", "The panels, each " + SHAPES, FIELDS).required();
 
   private PanelArg() {}
-
-  private static SchemaBuilder<?, ?> oneOrMany() {
-    return anyOf(stringSchema(), arraySchema().items(stringSchema()));
-  }
 
   private static SchemaBuilder<?, ?> metric() {
     return objectSchema()

@@ -2,16 +2,12 @@ package dev.sonde.forecast;
 
 import static io.vertx.json.schema.common.dsl.Keywords.minLength;
 import static io.vertx.json.schema.common.dsl.Keywords.minimum;
-import static io.vertx.json.schema.common.dsl.Schemas.anyOf;
-import static io.vertx.json.schema.common.dsl.Schemas.arraySchema;
 import static io.vertx.json.schema.common.dsl.Schemas.intSchema;
 import static io.vertx.json.schema.common.dsl.Schemas.stringSchema;
 
-import dev.sonde.core.Unit;
 import dev.sonde.tools.Arg;
-import dev.sonde.tools.TimeRangeArg;
+import dev.sonde.tools.SeriesSpecArgs;
 import io.vertx.core.json.JsonObject;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -22,9 +18,6 @@ import java.util.stream.Collectors;
  * reaches the engine without this schema, so the engine keeps its own checks.
  */
 final class ForecastSpecArg {
-  private static final String UNITS =
-      Arrays.stream(Unit.values()).map(Unit::specName).collect(Collectors.joining(", "));
-
   private static final String ALIASES =
       TableForecasts.ALIASES.entrySet().stream()
           .sorted(Map.Entry.comparingByKey())
@@ -41,20 +34,16 @@ final class ForecastSpecArg {
               Arg.of(
                   "tags",
                   "Tags compared (2-5; more: the 5 with the most data), forecast with one horizon",
-                  () -> anyOf(stringSchema(), arraySchema().items(stringSchema()))),
+                  SeriesSpecArgs::oneOrMany),
               Arg.of(
                   "rollup",
                   "The bucket unit: "
-                      + UNITS
+                      + SeriesSpecArgs.UNITS
                       + ", or a phrase with a multiple such as 5min, 1분 평균; null or omitted:"
                       + " chosen from the period",
                   () -> stringSchema().nullable()),
-              Arg.of(
-                  "rollupN",
-                  "A multiple of the unit (5 with min is 5-minute buckets); day, week and month"
-                      + " take none",
-                  () -> intSchema().with(minimum(1))),
-              TimeRangeArg.timeRange(
+              SeriesSpecArgs.ROLLUP_N,
+              SeriesSpecArgs.timeRange(
                   "The period trained on; omitted: all the data, at most the last 5,000 buckets"),
               Arg.integer(
                   "horizon",
