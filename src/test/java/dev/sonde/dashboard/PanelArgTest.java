@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sonde.mcp.ToolRegistry;
-import dev.sonde.tools.ToolSpec;
+import dev.sonde.support.Refusals;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,24 +15,11 @@ import org.junit.jupiter.api.Test;
  * a type the engine does not draw and fields it does not know, in one panel and in a list of them.
  */
 class PanelArgTest {
-  static ToolRegistry.RegisteredTool tool;
-
-  @BeforeAll
-  static void register() {
-    ToolRegistry registry = new ToolRegistry();
-    registry.register(
-        "dashboard",
-        List.of(
-            ToolSpec.builder("panels")
-                .description("d")
-                .input(PanelArg.CHART.describedAs("one"), PanelArg.CHARTS.describedAs("many"))
-                .build()));
-    tool = registry.get("panels");
-  }
+  static final Refusals REFUSALS = Refusals.of("panels", PanelArg.CHART, PanelArg.CHARTS);
 
   static String refusal(JsonObject panel) {
-    return ToolRegistry.validate(
-        tool, new JsonObject().put("chart", panel).put("charts", new JsonArray().add(panel)));
+    return REFUSALS.of(
+        new JsonObject().put("chart", panel).put("charts", new JsonArray().add(panel)));
   }
 
   @Test

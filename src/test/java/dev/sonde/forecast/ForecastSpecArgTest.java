@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sonde.mcp.ToolRegistry;
-import dev.sonde.tools.ToolSpec;
+import dev.sonde.support.Refusals;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,23 +17,10 @@ import org.junit.jupiter.api.Test;
  * it does not know.
  */
 class ForecastSpecArgTest {
-  static ToolRegistry.RegisteredTool tool;
-
-  @BeforeAll
-  static void register() {
-    ToolRegistry registry = new ToolRegistry();
-    registry.register(
-        "forecast",
-        List.of(
-            ToolSpec.builder("forecast_spec")
-                .description("d")
-                .input(ForecastSpecArg.SPEC)
-                .build()));
-    tool = registry.get("forecast_spec");
-  }
+  static final Refusals REFUSALS = Refusals.of("forecast_spec", ForecastSpecArg.SPEC);
 
   static String refusal(JsonObject spec) {
-    return ToolRegistry.validate(tool, new JsonObject().put("spec", spec));
+    return REFUSALS.of(new JsonObject().put("spec", spec));
   }
 
   static JsonObject gold() {

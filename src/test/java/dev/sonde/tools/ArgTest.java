@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sonde.mcp.ToolRegistry;
+import dev.sonde.support.Refusals;
 import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -32,9 +32,7 @@ class ArgTest {
   }
 
   static String refusal(JsonObject arguments) {
-    ToolRegistry registry = new ToolRegistry();
-    registry.register("demo", List.of(SPEC));
-    return ToolRegistry.validate(registry.get(SPEC.name()), arguments);
+    return new Refusals(SPEC).of(arguments);
   }
 
   @Test
@@ -127,13 +125,11 @@ class ArgTest {
     assertEquals(new JsonArray().add("name"), items.getJsonArray("required"));
     assertEquals(false, items.getValue("additionalProperties"));
 
-    ToolRegistry registry = new ToolRegistry();
-    registry.register("demo", List.of(spec));
     JsonArray sent = new JsonArray().add(new JsonObject().put("name", "ada").put("age", 36));
     assertEquals(
         "invalid arguments for arg_people: field 'people.0.age': Property \"age\" does not match"
             + " additional properties schema (rule: additionalProperties)",
-        ToolRegistry.validate(registry.get("arg_people"), new JsonObject().put("people", sent)));
+        new Refusals(spec).of(new JsonObject().put("people", sent)));
   }
 
   @Test
