@@ -9,6 +9,6 @@ public final class ChatBiFamilyVerticle extends FamilyVerticle {
   public static final String FAMILY = "chatbi";
 
   public ChatBiFamilyVerticle(FamilyServices services, ChatBi chatBi) {
-    super(FAMILY, services, List.of(new ChatBiTool(services, chatBi)));
+    super(FAMILY, services, List.of(new ChatBiTool(services.configuredZone(), chatBi)));
   }
 }

@@ -6,7 +6,6 @@ import static io.vertx.json.schema.common.dsl.Keywords.maxLength;
 import dev.sonde.jobs.Job;
 import dev.sonde.tools.Arg;
 import dev.sonde.tools.ExecutionMode;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.Tool;
@@ -41,8 +40,8 @@ final class ChatBiTool implements Tool {
   private final ChatBi chatBi;
   private final ToolSpec spec;
 
-  ChatBiTool(FamilyServices services, ChatBi chatBi) {
-    this.configuredZone = services.config().timeseries().timezone();
+  ChatBiTool(String configuredZone, ChatBi chatBi) {
+    this.configuredZone = configuredZone;
     this.chatBi = chatBi;
     this.spec =
         ToolSpec.builder("chat_bi")

@@ -1,10 +1,10 @@
 package dev.sonde.conformance;
 
-import static dev.sonde.tools.Schemas.object;
 import static dev.sonde.tools.Schemas.prop;
 import static dev.sonde.tools.Schemas.string;
 
 import dev.sonde.core.CallerException;
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.FamilyVerticle;
@@ -23,6 +23,10 @@ import java.util.List;
 public final class ConformanceFamilyVerticle extends FamilyVerticle {
   public static final String FAMILY = "conformance";
   private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(30);
+  private static final Arg<String> PROMPT =
+      Arg.string("prompt", "The prompt to send to the LLM").required();
+  private static final Arg<String> MESSAGE =
+      Arg.string("message", "The message to show the user").required();
 
   public ConformanceFamilyVerticle(FamilyServices services) {
     super(FAMILY, services, tools());
@@ -82,7 +86,6 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
         job(
             "test_tool_with_logging",
             "Sends three log messages while it runs.",
-            object(),
             ctx -> {
               ctx.log("info", "Tool execution started");
               ctx.call().sleep(50);
@@ -94,7 +97,6 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
         job(
             "test_tool_with_progress",
             "Reports progress 0, 50 and 100 of 100.",
-            object(),
             ctx -> {
               for (int p = 0; p <= 100; p += 50) {
                 ctx.job().step("progress", true, "progress " + p + "/100", p, 100d, null);
@@ -107,7 +109,6 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
         job(
             "test_sampling",
             "Asks the client's model to answer a prompt.",
-            prop(object(), "prompt", string("The prompt to send to the LLM"), true),
             ctx -> {
               JsonObject params =
                   new JsonObject()
@@ -117,20 +118,18 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
                               .add(
                                   new JsonObject()
                                       .put("role", "user")
-                                      .put(
-                                          "content",
-                                          ToolResult.textBlock(ctx.args().getString("prompt")))))
+                                      .put("content", ToolResult.textBlock(ctx.arg(PROMPT)))))
                       .put("maxTokens", 100);
               JsonObject answer =
                   ctx.requestClientAndWait("sampling/createMessage", params, CLIENT_TIMEOUT);
               JsonObject content = answer.getJsonObject("content", new JsonObject());
               return ToolResult.text(
                   "LLM response: " + content.getString("text", content.encode()));
-            }),
+            },
+            PROMPT),
         job(
             "test_elicitation",
             "Asks the user for a username and email.",
-            prop(object(), "message", string("The message to show the user"), true),
             ctx -> {
               JsonObject schema =
                   prop(
@@ -144,12 +143,12 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
                       "email",
                       string("User's email address"),
                       true);
-              return elicit(ctx, ctx.args().getString("message"), schema, "User response: ");
-            }),
+              return elicit(ctx, ctx.arg(MESSAGE), schema, "User response: ");
+            },
+            MESSAGE),
         job(
             "test_elicitation_sep1034_defaults",
             "Elicits values whose fields have defaults.",
-            object(),
             ctx -> {
               JsonObject properties =
                   new JsonObject()
@@ -191,7 +190,6 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
         job(
             "test_elicitation_sep1330_enums",
             "Elicits with every enum schema variant.",
-            object(),
             ctx -> {
               JsonArray three = new JsonArray().add("option1").add("option2").add("option3");
               JsonObject properties =
@@ -235,7 +233,7 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
                   new JsonObject().put("type", "object").put("properties", properties),
                   "Elicitation completed: ");
             }),
-        simple(
+        written(
             "json_schema_2020_12_tool",
             "Tool with JSON Schema 2020-12 features",
             ctx -> ToolResult.text("ok"),
@@ -304,23 +302,19 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
   }
 
   private static FixtureTool simple(String name, String description, FixtureTool.Handler handler) {
-    return simple(name, description, handler, object());
+    return new FixtureTool(ToolSpec.builder(name).description(description).build(), handler);
   }
 
-  private static FixtureTool simple(
+  /** The JSON Schema 2020-12 fixture: its input is written whole, $schema and $defs included. */
+  private static FixtureTool written(
       String name, String description, FixtureTool.Handler handler, JsonObject input) {
     return new FixtureTool(
         ToolSpec.builder(name).description(description).input(input).build(), handler);
   }
 
   private static FixtureTool job(
-      String name, String description, JsonObject input, FixtureTool.Handler handler) {
-    return new FixtureTool(
-        ToolSpec.builder(name)
-            .description(description)
-            .input(input)
-            .mode(ExecutionMode.JOB)
-            .build(),
-        handler);
+      String name, String description, FixtureTool.Handler handler, Arg<?>... input) {
+    ToolSpec.Builder spec = ToolSpec.builder(name).description(description).mode(ExecutionMode.JOB);
+    return new FixtureTool((input.length == 0 ? spec : spec.input(input)).build(), handler);
   }
 }

@@ -1,47 +1,45 @@
 package dev.sonde.dashboard;
 
-import dev.sonde.tools.FamilyServices;
+import static dev.sonde.tools.TimezoneArg.TIMEZONE;
+
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolSpec;
+import dev.sonde.tools.WorkspaceFiles;
 import dev.sonde.workspace.Workspace;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
 /** Adds one panel to a dashboard, in the first free place of its grid. */
 final class AddChartToDashboardTool extends DashboardTool {
-  AddChartToDashboardTool(FamilyServices services, Dashboards dashboards) {
+  private final String configuredZone;
+
+  AddChartToDashboardTool(Dashboards dashboards, WorkspaceFiles files, String configuredZone) {
     super(
-        services,
         dashboards,
+        files,
         ToolSpec.builder("add_chart_to_dashboard")
             .title("Add chart to dashboard")
             .description(
                 "Adds a panel to a dashboard, placed in the first free place of its grid; the panel"
-                    + " is run once first. "
-                    + PANEL)
-            .input(
-                TimezoneArg.addTo(
-                    Schemas.prop(
-                        withFilename(Schemas.object()),
-                        "chart",
-                        new JsonObject().put("type", "object").put("description", PANEL),
-                        true)))
+                    + " is run once first.")
+            .input(FILENAME, PanelArg.CHART, TIMEZONE)
             .output(Schemas.result("path", "string", "panel", "object"))
             .annotations(EDITS));
+    this.configuredZone = configuredZone;
   }
 
   @Override
   Future<JsonObject> answer(ToolContext ctx, Workspace ws) {
-    String file = ctx.args().getString("filename");
+    String file = ctx.arg(FILENAME);
     return dashboards
         .addPanel(
             ws,
             file,
-            ctx.args().getJsonObject("chart"),
+            ctx.arg(PanelArg.CHART),
             null,
-            TimezoneArg.zone(services, ctx),
+            TimezoneArg.zone(ctx.arg(TIMEZONE), configuredZone),
             ctx.call())
         .map(panel -> link(Dashboards.filename(file)).put("panel", panel));
   }

@@ -1,13 +1,15 @@
 package dev.sonde.dashboard;
 
+import static io.vertx.json.schema.common.dsl.Keywords.minLength;
+
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.ExecutionMode;
-import dev.sonde.tools.FamilyServices;
-import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
+import dev.sonde.tools.WorkspaceFiles;
 import dev.sonde.workspace.Workspace;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -18,14 +20,28 @@ import io.vertx.core.json.JsonObject;
  * pool: what it does grows with the dashboard's panels and touches the disk.
  */
 abstract class DashboardTool implements Tool {
-  static final String FILENAME = "The dashboard file in your workspace, e.g. plant/overview.dsh";
-  protected final FamilyServices services;
+  static final Arg<String> FILENAME =
+      Arg.string(
+              "filename",
+              "The dashboard file in your workspace, e.g. plant/overview.dsh",
+              minLength(1))
+          .required();
+  static final Arg<String> PANEL =
+      Arg.string("panel", "The panel's id, or its title when that is unique").required();
+  static final Arg<String> TIME_START =
+      Arg.string("time_start", "Start: ISO-8601, epoch ms, now-6h, last-1d; omit to fit the data");
+  static final Arg<String> TIME_END = Arg.string("time_end", "End: ISO-8601, epoch ms, now, last");
+  static final Arg<String> REFRESH =
+      Arg.string("refresh", "Auto-refresh interval in the viewer: 10s, 1m, 1h, or off");
+  static final ToolAnnotations EDITS = new ToolAnnotations(false, false, false, false);
+
   protected final Dashboards dashboards;
+  private final WorkspaceFiles files;
   private final ToolSpec spec;
 
-  DashboardTool(FamilyServices services, Dashboards dashboards, ToolSpec.Builder spec) {
-    this.services = services;
+  DashboardTool(Dashboards dashboards, WorkspaceFiles files, ToolSpec.Builder spec) {
     this.dashboards = dashboards;
+    this.files = files;
     this.spec = spec.mode(ExecutionMode.WORKER).build();
   }
 
@@ -36,40 +52,11 @@ abstract class DashboardTool implements Tool {
 
   @Override
   public final Future<ToolResult> call(ToolContext ctx) {
-    Workspace ws = services.workspaces().of(ctx.account());
+    Workspace ws = files.of(ctx.account());
     return answer(ctx, ws).map(ToolResult::structured);
   }
 
   abstract Future<JsonObject> answer(ToolContext ctx, Workspace ws);
-
-  static final String PANEL =
-      "A panel: {\"title\", \"chart_path\": \"EXAMPLE/t.chart.json\"} for a saved chart (tql_path"
-          + " too), or inline {\"title\", \"type\": Line|Bar|Scatter|Pie|Gauge|Text|Geomap|Candlestick,"
-          + " \"table\", \"tag\" (or \"tags\"), \"rollup\"?, \"text\" for Text}";
-  static final ToolAnnotations EDITS = new ToolAnnotations(false, false, false, false);
-
-  /** {@code schema} with time_start, time_end and refresh. */
-  static JsonObject withRange(JsonObject schema) {
-    return Schemas.prop(
-        Schemas.prop(
-            Schemas.prop(
-                schema,
-                "time_start",
-                Schemas.string("Start: ISO-8601, epoch ms, now-6h, last-1d; omit to fit the data"),
-                false),
-            "time_end",
-            Schemas.string("End: ISO-8601, epoch ms, now, last"),
-            false),
-        "refresh",
-        Schemas.string("Auto-refresh interval in the viewer: 10s, 1m, 1h, or off"),
-        false);
-  }
-
-  /** {@code schema} with the panel argument: its id or its title. */
-  static JsonObject withPanel(JsonObject schema) {
-    return Schemas.prop(
-        schema, "panel", Schemas.string("The panel's id, or its title when that is unique"), true);
-  }
 
   /** Title, time range, refresh and each panel's id, title, type, place and points. */
   static JsonObject summary(JsonObject board) {
@@ -102,12 +89,8 @@ abstract class DashboardTool implements Tool {
     return out;
   }
 
-  static JsonObject withFilename(JsonObject schema) {
-    return Schemas.prop(schema, "filename", Schemas.string(FILENAME).put("minLength", 1), true);
-  }
-
   /** Where the browser viewer shows the dashboard: a path, and a full URL when the port is set. */
   JsonObject link(String path) {
-    return services.webLink(path, "/dashboards.html#" + path);
+    return files.webLink(path, "/dashboards.html#" + path);
   }
 }

@@ -1,13 +1,15 @@
 package dev.sonde.dashboard;
 
+import static dev.sonde.tools.TimezoneArg.TIMEZONE;
+
 import dev.sonde.core.Call;
 import dev.sonde.core.CallerException;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolSpec;
+import dev.sonde.tools.WorkspaceFiles;
 import dev.sonde.workspace.Workspace;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -18,25 +20,28 @@ import java.util.List;
 
 /** The viewer's link and what each panel draws now. */
 final class PreviewDashboardTool extends DashboardTool {
-  PreviewDashboardTool(FamilyServices services, Dashboards dashboards) {
+  private final String configuredZone;
+
+  PreviewDashboardTool(Dashboards dashboards, WorkspaceFiles files, String configuredZone) {
     super(
-        services,
         dashboards,
+        files,
         ToolSpec.builder("preview_dashboard")
             .title("Preview dashboard")
             .description(
                 "The link that opens the dashboard in the browser viewer, and a summary of each"
                     + " panel as it draws now: type, data points per series, time range, notices, or"
                     + " its error.")
-            .input(TimezoneArg.addTo(withFilename(Schemas.object())))
+            .input(FILENAME, TIMEZONE)
             .output(Schemas.result("path", "string", "link", "string", "panels", "array"))
             .annotations(ToolAnnotations.READ_ONLY));
+    this.configuredZone = configuredZone;
   }
 
   @Override
   Future<JsonObject> answer(ToolContext ctx, Workspace ws) {
-    String file = Dashboards.filename(ctx.args().getString("filename"));
-    ZoneId zone = TimezoneArg.zone(services, ctx);
+    String file = Dashboards.filename(ctx.arg(FILENAME));
+    ZoneId zone = TimezoneArg.zone(ctx.arg(TIMEZONE), configuredZone);
     return dashboards
         .read(ws, file)
         .compose(

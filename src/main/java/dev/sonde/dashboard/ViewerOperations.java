@@ -2,10 +2,10 @@ package dev.sonde.dashboard;
 
 import dev.sonde.core.Call;
 import dev.sonde.tools.ExecutionMode;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Operation;
 import dev.sonde.tools.Viewer;
 import dev.sonde.workspace.Workspace;
+import dev.sonde.workspace.Workspaces;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
@@ -20,24 +20,23 @@ final class ViewerOperations {
 
   /** {@code name} answered on the family's pool: it reads the account's files. */
   private static Operation of(
-      FamilyServices services, Dashboards dashboards, String name, Answer answer) {
+      Workspaces workspaces, Dashboards dashboards, String name, Answer answer) {
     return Operation.of(
         name,
         ExecutionMode.WORKER,
-        ctx ->
-            answer.of(dashboards, services.workspaces().of(ctx.account()), ctx.args(), ctx.call()));
+        ctx -> answer.of(dashboards, workspaces.of(ctx.account()), ctx.args(), ctx.call()));
   }
 
-  static List<Operation> all(FamilyServices services, Dashboards dashboards) {
+  static List<Operation> all(Workspaces workspaces, Dashboards dashboards) {
     return List.of(
-        of(services, dashboards, Viewer.LIST, (d, ws, args, call) -> d.listing(ws)),
+        of(workspaces, dashboards, Viewer.LIST, (d, ws, args, call) -> d.listing(ws)),
         of(
-            services,
+            workspaces,
             dashboards,
             Viewer.DASHBOARD,
             (d, ws, args, call) -> d.read(ws, args.getString("path"))),
         of(
-            services,
+            workspaces,
             dashboards,
             Viewer.PANEL_DATA,
             (d, ws, args, call) ->
@@ -51,7 +50,7 @@ final class ViewerOperations {
                         call)
                     .map(data -> json(args.getString("id"), data))),
         of(
-            services,
+            workspaces,
             dashboards,
             Viewer.CHART_DATA,
             (d, ws, args, call) ->

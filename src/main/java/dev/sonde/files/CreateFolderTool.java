@@ -1,12 +1,12 @@
 package dev.sonde.files;
 
 import dev.sonde.tools.Arg;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolSpec;
 import dev.sonde.workspace.Workspace;
+import dev.sonde.workspace.Workspaces;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,9 +17,9 @@ final class CreateFolderTool extends WorkspaceTool {
   private static final Arg<String> FOLDER =
       Arg.string("folder_name", "The folder, relative to the workspace").required();
 
-  CreateFolderTool(FamilyServices services) {
+  CreateFolderTool(Workspaces workspaces) {
     super(
-        services,
+        workspaces,
         ToolSpec.builder("create_folder")
             .title("Create folder")
             .description(

@@ -1,12 +1,12 @@
 package dev.sonde.files;
 
 import dev.sonde.tools.Arg;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolSpec;
 import dev.sonde.workspace.Workspace;
+import dev.sonde.workspace.Workspaces;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 
@@ -16,9 +16,9 @@ final class DeleteFileTool extends WorkspaceTool {
       Arg.string("filename", "The file, relative to the workspace, e.g. GOLD/close.chart.json")
           .required();
 
-  DeleteFileTool(FamilyServices services) {
+  DeleteFileTool(Workspaces workspaces) {
     super(
-        services,
+        workspaces,
         ToolSpec.builder("delete_file")
             .title("Delete file")
             .description(

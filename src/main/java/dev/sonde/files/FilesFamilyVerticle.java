@@ -13,8 +13,8 @@ public final class FilesFamilyVerticle extends FamilyVerticle {
         FAMILY,
         services,
         List.of(
-            new CreateFolderTool(services),
-            new ListFilesTool(services),
-            new DeleteFileTool(services)));
+            new CreateFolderTool(services.workspaces()),
+            new ListFilesTool(services.workspaces()),
+            new DeleteFileTool(services.workspaces())));
   }
 }

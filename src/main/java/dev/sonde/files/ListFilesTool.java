@@ -1,12 +1,12 @@
 package dev.sonde.files;
 
 import dev.sonde.tools.Arg;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolSpec;
 import dev.sonde.workspace.Workspace;
+import dev.sonde.workspace.Workspaces;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -16,9 +16,9 @@ final class ListFilesTool extends WorkspaceTool {
   private static final Arg<String> PATH =
       Arg.string("path", "A folder relative to the workspace; omit for the top");
 
-  ListFilesTool(FamilyServices services) {
+  ListFilesTool(Workspaces workspaces) {
     super(
-        services,
+        workspaces,
         ToolSpec.builder("list_files")
             .title("List files")
             .description(

@@ -1,7 +1,6 @@
 package dev.sonde.files;
 
 import dev.sonde.tools.ExecutionMode;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolResult;
@@ -17,8 +16,8 @@ abstract class WorkspaceTool implements Tool {
   private final Workspaces workspaces;
   private final ToolSpec spec;
 
-  WorkspaceTool(FamilyServices services, ToolSpec.Builder spec) {
-    this.workspaces = services.workspaces();
+  WorkspaceTool(Workspaces workspaces, ToolSpec.Builder spec) {
+    this.workspaces = workspaces;
     this.spec = spec.mode(ExecutionMode.WORKER).build();
   }
 

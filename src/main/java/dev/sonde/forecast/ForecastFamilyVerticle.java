@@ -22,21 +22,21 @@ public final class ForecastFamilyVerticle extends FamilyVerticle {
         FAMILY,
         services,
         List.of(
-            new ForecastTableTool(services, forecasts),
+            new ForecastTableTool(forecasts, services.files(), services.configuredZone()),
             Operation.of(
                 FamilyAsks.FORECAST_PANEL,
                 ExecutionMode.EVENT_LOOP,
-                ctx -> panel(services, forecasts, ctx))));
+                ctx -> panel(forecasts, services.configuredZone(), ctx))));
   }
 
   /** A forecast fitted on the data as it is now, drawn as a dashboard panel. */
   private static Future<JsonObject> panel(
-      FamilyServices services, TableForecasts forecasts, ToolContext ctx) {
+      TableForecasts forecasts, String configuredZone, ToolContext ctx) {
     return forecasts
         .forecast(
             ctx.args().getString("connection"),
             ctx.args().getJsonObject("spec", new JsonObject()),
-            TimezoneArg.zone(services, ctx),
+            TimezoneArg.zone(ctx.args().getString("timezone"), configuredZone),
             ctx.call())
         .map(
             outcome -> {

@@ -1,11 +1,13 @@
 package dev.sonde.forecast;
 
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+import static dev.sonde.tools.TimezoneArg.TIMEZONE;
+
 import dev.sonde.core.Call;
 import dev.sonde.core.Times;
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.ChartDocuments;
-import dev.sonde.tools.ConnectionArg;
 import dev.sonde.tools.ExecutionMode;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.Tool;
@@ -13,6 +15,7 @@ import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
+import dev.sonde.tools.WorkspaceFiles;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -27,24 +30,21 @@ import java.util.List;
  * bands; the HTML report with every model's curve is saved in the workspace and linked.
  */
 final class ForecastTableTool implements Tool {
-  static final String SPEC_HELP =
-      "spec: {table (required), tag, or tags (2-5 compared; more: the 5 with the most data),"
-          + " rollup: sec|min|hour|day|week|month (omitted: chosen from the range), timeRange"
-          + " {start, end} to train on (omitted: all data), horizon (buckets ahead; omitted: 20% of"
-          + " the training length), method: auto (default: a combination of Theta, damped trend and"
-          + " the median of the backtest's top 5) | naive | snaive | ses | holt | damped |"
-          + " holtwinters | holtwinters_mult | theta | linear | quadratic | ar | harmonic | prophet | stl"
-          + " (also 선형, 2차, 계절성, \"2위\", \"rank2\"), rank (1-based leaderboard position),"
-          + " lookback (train on the last N buckets), output {title, subtitle}}. Times: ISO-8601 in"
-          + " the user's timezone, epoch ms, now, last, now-30d.";
+  private static final Arg<String> FILENAME =
+      Arg.string(
+          "filename",
+          "Also save a live chart as TABLE/name.chart.json (ASCII) in your workspace: it refits"
+              + " when opened and can be a dashboard panel");
 
-  private final FamilyServices services;
   private final TableForecasts forecasts;
+  private final WorkspaceFiles files;
+  private final String configuredZone;
   private final ToolSpec spec;
 
-  ForecastTableTool(FamilyServices services, TableForecasts forecasts) {
-    this.services = services;
+  ForecastTableTool(TableForecasts forecasts, WorkspaceFiles files, String configuredZone) {
     this.forecasts = forecasts;
+    this.files = files;
+    this.configuredZone = configuredZone;
     this.spec =
         ToolSpec.builder("forecast_table")
             .title("Forecast a tag table")
@@ -57,37 +57,8 @@ final class ForecastTableTool implements Tool {
                     + " backtest is saved in your workspace and linked. Runs as a job: fetch,"
                     + " backtest, rank, fit and render arrive as progress. With filename"
                     + " (TABLE/name.chart.json) a live chart is saved too: it refits when opened"
-                    + " and can be a dashboard panel. "
-                    + SPEC_HELP)
-            .input(
-                TimezoneArg.addTo(
-                    ConnectionArg.addTo(
-                        Schemas.prop(
-                            Schemas.prop(
-                                Schemas.object(),
-                                "spec",
-                                new JsonObject()
-                                    .put("type", "object")
-                                    .put("description", SPEC_HELP)
-                                    .put(
-                                        "properties",
-                                        new JsonObject()
-                                            .put("table", Schemas.string("The tag table"))
-                                            .put("tag", Schemas.string("One tag to forecast"))
-                                            .put(
-                                                "horizon",
-                                                new JsonObject()
-                                                    .put("type", "integer")
-                                                    .put("minimum", 1)
-                                                    .put("description", "Buckets ahead")))
-                                    .put("required", new JsonArray().add("table")),
-                                true),
-                            "filename",
-                            Schemas.string(
-                                "Also save a live chart as TABLE/name.chart.json (ASCII) in your"
-                                    + " workspace: it refits when opened and can be a dashboard"
-                                    + " panel"),
-                            false))))
+                    + " and can be a dashboard panel.")
+            .input(ForecastSpecArg.SPEC, FILENAME, CONNECTION, TIMEZONE)
             .output(
                 Schemas.result(
                     "table",
@@ -114,15 +85,15 @@ final class ForecastTableTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    JsonObject request = ctx.args().getJsonObject("spec");
-    String filename = ctx.args().getString("filename");
-    ZoneId zone = TimezoneArg.zone(services, ctx);
+    JsonObject request = ctx.arg(ForecastSpecArg.SPEC);
+    String filename = ctx.arg(FILENAME);
+    ZoneId zone = TimezoneArg.zone(ctx.arg(TIMEZONE), configuredZone);
     if (filename != null) {
       ChartDocuments.checkFilename(filename, request.getString("table", ""));
     }
     Call call = ctx.call();
     return forecasts
-        .forecast(ctx.args().getString("connection"), request, zone, call)
+        .forecast(ctx.arg(CONNECTION), request, zone, call)
         .compose(outcome -> call.blocking(() -> saved(ctx, outcome, zone, filename)));
   }
 
@@ -132,16 +103,16 @@ final class ForecastTableTool implements Tool {
     Instant now = Instant.now();
     ctx.call().step("render", "writing the HTML report");
     String path =
-        services.saveNewReport(
+        files.saveNewReport(
             ctx.account(),
             List.of(outcome.table(), "forecast"),
             now,
             zone,
             ForecastReport.render(outcome, now));
-    JsonObject answer = answer(outcome, services.webLink(path, "/workspace/" + path));
+    JsonObject answer = answer(outcome, files.webLink(path, "/workspace/" + path));
     if (filename != null) {
-      services.saveText(ctx.account(), filename, ForecastChart.document(outcome).encodePrettily());
-      answer.put("chart", services.webLink(filename, "/dashboards.html#" + filename));
+      files.saveText(ctx.account(), filename, ForecastChart.document(outcome).encodePrettily());
+      answer.put("chart", files.webLink(filename, "/dashboards.html#" + filename));
     }
     return ToolResult.structured(answer);
   }

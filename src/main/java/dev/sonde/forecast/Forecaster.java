@@ -22,7 +22,7 @@ public final class Forecaster {
   private static final double Z95 = 1.959963984540054;
   private static final int WINDOWS = 3;
 
-  private final List<Model> models =
+  private static final List<Model> MODELS =
       List.of(
           new Naive(false),
           new Naive(true),
@@ -82,8 +82,8 @@ public final class Forecaster {
       int backtestStart) {}
 
   /** The method ids callers may name. */
-  public List<String> methods() {
-    return models.stream().map(Model::id).toList();
+  public static List<String> methods() {
+    return MODELS.stream().map(Model::id).toList();
   }
 
   /**
@@ -108,7 +108,7 @@ public final class Forecaster {
     }
     int period = m > 1 && n >= 3 * m ? m : 1;
     List<Model> candidates = new ArrayList<>();
-    for (Model model : models) {
+    for (Model model : MODELS) {
       if (model.fits(origins.get(0), period)) {
         candidates.add(model);
       }

@@ -28,10 +28,10 @@ import java.util.regex.Pattern;
 public final class TableForecasts {
   public static final int MAX_TAGS = 5;
   private static final int MAX_POINTS = 5000;
-  private static final int MAX_HORIZON = 1000;
+  static final int MAX_HORIZON = 1000;
   private static final Pattern RANK =
       Pattern.compile("(?:rank\\s*#?\\s*(\\d+))|(?:(\\d+)\\s*(?:위|st|nd|rd|th))");
-  private static final Map<String, String> ALIASES =
+  static final Map<String, String> ALIASES =
       Map.ofEntries(
           Map.entry("선형", "linear"),
           Map.entry("2차", "quadratic"),

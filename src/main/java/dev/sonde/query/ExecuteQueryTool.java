@@ -7,7 +7,6 @@ import static io.vertx.json.schema.common.dsl.Keywords.minLength;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.db.QueryRequest;
 import dev.sonde.tools.Arg;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.Tool;
@@ -58,9 +57,9 @@ final class ExecuteQueryTool implements Tool {
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
-  ExecuteQueryTool(FamilyServices services) {
-    this.databases = services.databases();
-    this.configuredZone = services.config().timeseries().timezone();
+  ExecuteQueryTool(DatabaseRegistry databases, String configuredZone) {
+    this.databases = databases;
+    this.configuredZone = configuredZone;
   }
 
   @Override

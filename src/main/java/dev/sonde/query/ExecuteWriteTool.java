@@ -4,7 +4,6 @@ import static dev.sonde.tools.ConnectionArg.CONNECTION;
 
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.tools.Arg;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
@@ -36,8 +35,8 @@ final class ExecuteWriteTool implements Tool {
           .annotations(new ToolAnnotations(false, true, false, false))
           .build();
 
-  ExecuteWriteTool(FamilyServices services) {
-    this.databases = services.databases();
+  ExecuteWriteTool(DatabaseRegistry databases) {
+    this.databases = databases;
   }
 
   @Override

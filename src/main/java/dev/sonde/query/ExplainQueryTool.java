@@ -5,7 +5,6 @@ import static dev.sonde.tools.ConnectionArg.CONNECTION;
 
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.tools.Arg;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
@@ -38,8 +37,8 @@ final class ExplainQueryTool implements Tool {
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
-  ExplainQueryTool(FamilyServices services) {
-    this.databases = services.databases();
+  ExplainQueryTool(DatabaseRegistry databases) {
+    this.databases = databases;
   }
 
   @Override

@@ -17,11 +17,14 @@ public final class QueryFamilyVerticle extends FamilyVerticle {
 
   private static List<Tool> tools(FamilyServices services) {
     List<Tool> tools =
-        new ArrayList<>(List.of(new ExecuteQueryTool(services), new ExplainQueryTool(services)));
+        new ArrayList<>(
+            List.of(
+                new ExecuteQueryTool(services.databases(), services.configuredZone()),
+                new ExplainQueryTool(services.databases())));
     // execute_write is listed only where some connection allows writes
     if (services.config().databases().connections().values().stream()
         .anyMatch(ConnectionConfig::write)) {
-      tools.add(new ExecuteWriteTool(services));
+      tools.add(new ExecuteWriteTool(services.databases()));
     }
     return tools;
   }

@@ -9,6 +9,9 @@ public final class ReportFamilyVerticle extends FamilyVerticle {
   public static final String FAMILY = "report";
 
   public ReportFamilyVerticle(FamilyServices services, AnalysisReports reports) {
-    super(FAMILY, services, List.of(new SaveHtmlReportTool(services, reports)));
+    super(
+        FAMILY,
+        services,
+        List.of(new SaveHtmlReportTool(reports, services.files(), services.configuredZone())));
   }
 }

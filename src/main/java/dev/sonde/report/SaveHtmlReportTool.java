@@ -1,11 +1,14 @@
 package dev.sonde.report;
 
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+import static dev.sonde.tools.TimezoneArg.TIMEZONE;
+import static io.vertx.json.schema.common.dsl.Keywords.maxLength;
+import static io.vertx.json.schema.common.dsl.Keywords.minLength;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.sonde.core.Call;
-import dev.sonde.tools.ConnectionArg;
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.ExecutionMode;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.Tool;
@@ -13,6 +16,7 @@ import dev.sonde.tools.ToolAnnotations;
 import dev.sonde.tools.ToolContext;
 import dev.sonde.tools.ToolResult;
 import dev.sonde.tools.ToolSpec;
+import dev.sonde.tools.WorkspaceFiles;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -29,57 +33,54 @@ import java.util.Map;
  * second, with {@code analysis} (Markdown), renders the report and saves it in the workspace.
  */
 final class SaveHtmlReportTool implements Tool {
-  private static final List<String> CONTEXT = List.of("tag_count", "data_count", "time_range");
+  private static final Arg<String> TABLE =
+      Arg.string("table", "The tag table", minLength(1)).required();
+  private static final Arg<String> TEMPLATE =
+      Arg.string(
+          "template_id",
+          "R-0-general, R-1-finance, R-2-vibration, R-3-driving or a custom C-* template; omitted:"
+              + " chosen from the data (and said)");
+  private static final Arg<String> TAG_NAME =
+      Arg.string(
+          "tag_name",
+          "The tag, or tags separated by commas (driving: \"speed,rpm\"); omitted: the "
+              + AnalysisReports.DEFAULT_TAGS
+              + " tags with the most data, with a warning");
+  private static final Arg<String> ANALYSIS =
+      Arg.string(
+          "analysis",
+          "Your analysis in Markdown, written from the first call's summary; giving it saves the"
+              + " report",
+          maxLength(Schemas.TEXT_LENGTH));
+  private static final Arg<String> RECOMMENDATIONS =
+      Arg.string(
+          "recommendations",
+          "Recommendations in Markdown (optional)",
+          maxLength(Schemas.TEXT_LENGTH));
+  private static final Arg<String> ROLLUP_UNIT =
+      Arg.string(
+          "rollup_unit", "Bucket unit: sec, min, hour, day, week, month; omitted: from the range");
+  private static final Arg<String> TIME_START =
+      Arg.string("time_start", "Period start (ISO, epoch ms, now-7d)");
+  private static final Arg<String> TIME_END =
+      Arg.string("time_end", "Period end (ISO, epoch ms, last)");
 
-  private final FamilyServices services;
+  private static final Arg<String> TAG_COUNT = reported("tag_count");
+  private static final Arg<String> DATA_COUNT = reported("data_count");
+  private static final Arg<String> TIME_RANGE = reported("time_range");
+
+  /** What the caller says of the data, shown in the report as said. */
+  private static final List<Arg<String>> CONTEXT = List.of(TAG_COUNT, DATA_COUNT, TIME_RANGE);
+
   private final AnalysisReports reports;
+  private final WorkspaceFiles files;
+  private final String configuredZone;
   private final ToolSpec spec;
 
-  SaveHtmlReportTool(FamilyServices services, AnalysisReports reports) {
-    this.services = services;
+  SaveHtmlReportTool(AnalysisReports reports, WorkspaceFiles files, String configuredZone) {
     this.reports = reports;
-    JsonObject input = Schemas.object();
-    Schemas.prop(input, "table", Schemas.string("The tag table").put("minLength", 1), true);
-    Schemas.prop(
-        input,
-        "template_id",
-        Schemas.string(
-            "R-0-general, R-1-finance, R-2-vibration, R-3-driving or a custom C-* template;"
-                + " omitted: chosen from the data (and said)"),
-        false);
-    Schemas.prop(
-        input,
-        "tag_name",
-        Schemas.string(
-            "The tag, or tags separated by commas (driving: \"speed,rpm\"); omitted: the "
-                + AnalysisReports.DEFAULT_TAGS
-                + " tags with the most data, with a warning"),
-        false);
-    Schemas.prop(
-        input,
-        "analysis",
-        Schemas.string(
-            "Your analysis in Markdown, written from the first call's summary; giving it saves"
-                + " the report",
-            Schemas.TEXT_LENGTH),
-        false);
-    Schemas.prop(
-        input,
-        "recommendations",
-        Schemas.string("Recommendations in Markdown (optional)", Schemas.TEXT_LENGTH),
-        false);
-    Schemas.prop(
-        input,
-        "rollup_unit",
-        Schemas.string("Bucket unit: sec, min, hour, day, week, month; omitted: from the range"),
-        false);
-    Schemas.prop(
-        input, "time_start", Schemas.string("Period start (ISO, epoch ms, now-7d)"), false);
-    Schemas.prop(input, "time_end", Schemas.string("Period end (ISO, epoch ms, last)"), false);
-    for (String key : CONTEXT) {
-      Schemas.prop(
-          input, key, Schemas.string("Shown in the report as the caller reported it"), false);
-    }
+    this.files = files;
+    this.configuredZone = configuredZone;
     this.spec =
         ToolSpec.builder("save_html_report")
             .title("Save an HTML analysis report")
@@ -95,11 +96,28 @@ final class SaveHtmlReportTool implements Tool {
                     + " R-2-vibration (RMS, crest factor, kurtosis, FFT and envelope spectra, ISO"
                     + " 10816 zones), R-3-driving (speed/RPM correlation, gears, driving"
                     + " segments), and custom C-* ones.")
-            .input(TimezoneArg.addTo(ConnectionArg.addTo(input)))
+            .input(
+                TABLE,
+                TEMPLATE,
+                TAG_NAME,
+                ANALYSIS,
+                RECOMMENDATIONS,
+                ROLLUP_UNIT,
+                TIME_START,
+                TIME_END,
+                TAG_COUNT,
+                DATA_COUNT,
+                TIME_RANGE,
+                CONNECTION,
+                TIMEZONE)
             .output(Schemas.result("stage", "string", "template", "object", "table", "string"))
             .annotations(new ToolAnnotations(false, false, true, false))
             .mode(ExecutionMode.JOB)
             .build();
+  }
+
+  private static Arg<String> reported(String name) {
+    return Arg.string(name, "Shown in the report as the caller reported it");
   }
 
   @Override
@@ -109,10 +127,9 @@ final class SaveHtmlReportTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    JsonObject args = ctx.args();
-    ZoneId zone = TimezoneArg.zone(services, ctx);
+    ZoneId zone = TimezoneArg.zone(ctx.arg(TIMEZONE), configuredZone);
     Call call = ctx.call();
-    String tagNames = args.getString("tag_name");
+    String tagNames = ctx.arg(TAG_NAME);
     List<String> tags =
         tagNames == null || tagNames.isBlank()
             ? List.of()
@@ -122,23 +139,22 @@ final class SaveHtmlReportTool implements Tool {
                 .toList();
     AnalysisReports.Request request =
         new AnalysisReports.Request(
-            args.getString("table"),
-            args.getString("template_id"),
+            ctx.arg(TABLE),
+            ctx.arg(TEMPLATE),
             tags,
-            args.getString("rollup_unit"),
-            args.getString("time_start"),
-            args.getString("time_end"));
+            ctx.arg(ROLLUP_UNIT),
+            ctx.arg(TIME_START),
+            ctx.arg(TIME_END));
     call.step(
         "fetch",
         "reading " + (tags.isEmpty() ? "the busiest tags" : tags) + " of " + request.table());
     return reports
-        .prepare(args.getString("connection"), request, zone, call)
+        .prepare(ctx.arg(CONNECTION), request, zone, call)
         .compose(prepared -> call.blocking(() -> answer(ctx, zone, prepared)));
   }
 
   /** The summary to interpret, or (with analysis) the saved report and its link. */
   private ToolResult answer(ToolContext ctx, ZoneId zone, AnalysisReports.Prepared prepared) {
-    JsonObject args = ctx.args();
     Call call = ctx.call();
     call.step("analyse", prepared.template().id() + ": " + prepared.reason());
     JsonObject template =
@@ -154,7 +170,7 @@ final class SaveHtmlReportTool implements Tool {
             .put("unit", prepared.unit())
             .put("range", prepared.range())
             .put("notices", new JsonArray(prepared.notices()));
-    String analysis = args.getString("analysis");
+    String analysis = ctx.arg(ANALYSIS);
     if (analysis == null || analysis.isBlank()) {
       JsonArray available = new JsonArray();
       for (ReportTemplate t : reports.templates().all()) {
@@ -177,17 +193,16 @@ final class SaveHtmlReportTool implements Tool {
     }
     call.step("render", "writing the HTML report");
     Map<String, String> context = new LinkedHashMap<>();
-    for (String key : CONTEXT) {
-      Object v = args.getValue(key);
-      if (v != null) {
-        context.put(key.replace('_', ' '), String.valueOf(v));
+    for (Arg<String> said : CONTEXT) {
+      String value = ctx.arg(said);
+      if (value != null) {
+        context.put(said.name().replace('_', ' '), value);
       }
     }
     Instant now = Instant.now();
-    String html =
-        reports.render(prepared, analysis, args.getString("recommendations"), context, now);
+    String html = reports.render(prepared, analysis, ctx.arg(RECOMMENDATIONS), context, now);
     String path =
-        services.saveNewReport(
+        files.saveNewReport(
             ctx.account(),
             List.of(prepared.table(), String.join("_", prepared.tags()), prepared.template().id()),
             now,
@@ -195,7 +210,7 @@ final class SaveHtmlReportTool implements Tool {
             html);
     return ToolResult.structured(
         out.put("stage", "saved")
-            .put("report", services.webLink(path, "/workspace/" + path))
+            .put("report", files.webLink(path, "/workspace/" + path))
             .put("bytes", html.getBytes(UTF_8).length));
   }
 }

@@ -4,7 +4,6 @@ import static dev.sonde.tools.ConnectionArg.CONNECTION;
 
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.db.TableRef;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
@@ -31,8 +30,8 @@ final class AllTableNamesTool implements Tool {
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
-  AllTableNamesTool(FamilyServices services) {
-    this.databases = services.databases();
+  AllTableNamesTool(DatabaseRegistry databases) {
+    this.databases = databases;
   }
 
   @Override

@@ -1,8 +1,13 @@
 package dev.sonde.schema;
 
+import static dev.sonde.schema.SchemaArgs.TABLE;
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+import static dev.sonde.tools.TimezoneArg.TIMEZONE;
+
 import dev.sonde.db.Database;
-import dev.sonde.tools.ConnectionArg;
-import dev.sonde.tools.FamilyServices;
+import dev.sonde.db.DatabaseRegistry;
+import dev.sonde.tools.Arg;
+import dev.sonde.tools.FamilyAsks;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.Tool;
@@ -16,7 +21,16 @@ import java.time.ZoneId;
 
 /** A table's columns, primary key, indexes, foreign keys, kind and comment. */
 final class DescribeTableTool implements Tool {
-  private final FamilyServices services;
+  private static final Arg<Boolean> PROFILE =
+      Arg.flag(
+              "profile",
+              "On a tag table: add column roles, rollups, per-tag count/avg/min/max and the time"
+                  + " range")
+          .orElse(false);
+
+  private final DatabaseRegistry databases;
+  private final FamilyAsks asks;
+  private final String configuredZone;
   private final ToolSpec spec =
       ToolSpec.builder("describe_table")
           .title("Describe table")
@@ -27,19 +41,7 @@ final class DescribeTableTool implements Tool {
                   + " several schemas hold must be qualified; an unknown one gets close matches. With"
                   + " profile: true on a tag table: column roles (PRIMARY KEY tag, BASETIME,"
                   + " SUMMARIZED value), rollups, per-tag count/avg/min/max and the time range.")
-          .input(
-              TimezoneArg.addTo(
-                  ConnectionArg.addTo(
-                      Schemas.prop(
-                          SchemaArgs.withTable(Schemas.object()),
-                          "profile",
-                          new JsonObject()
-                              .put("type", "boolean")
-                              .put(
-                                  "description",
-                                  "On a tag table: add column roles, rollups, per-tag"
-                                      + " count/avg/min/max and the time range"),
-                          false))))
+          .input(TABLE, PROFILE, CONNECTION, TIMEZONE)
           .output(
               Schemas.prop(
                   Schemas.prop(Schemas.result(), "table", Schemas.string("qualified name"), true),
@@ -49,8 +51,10 @@ final class DescribeTableTool implements Tool {
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
-  DescribeTableTool(FamilyServices services) {
-    this.services = services;
+  DescribeTableTool(DatabaseRegistry databases, FamilyAsks asks, String configuredZone) {
+    this.databases = databases;
+    this.asks = asks;
+    this.configuredZone = configuredZone;
   }
 
   @Override
@@ -60,18 +64,15 @@ final class DescribeTableTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    Database db = ConnectionArg.database(services, ctx);
-    String name = ctx.args().getString("table_name");
-    Future<JsonObject> described = db.describe(name);
-    if (!ctx.args().getBoolean("profile", false)) {
+    Database db = databases.get(ctx.arg(CONNECTION));
+    Future<JsonObject> described = db.describe(ctx.arg(TABLE));
+    if (!ctx.arg(PROFILE)) {
       return described.map(ToolResult::structured);
     }
-    ZoneId zone = TimezoneArg.zone(services, ctx);
+    ZoneId zone = TimezoneArg.zone(ctx.arg(TIMEZONE), configuredZone);
     return described.compose(
         d ->
-            services
-                .asks()
-                .tagProfile(db.name(), d.getString("table"), zone, ctx.call())
+            asks.tagProfile(db.name(), d.getString("table"), zone, ctx.call())
                 .map(
                     answer ->
                         answer.containsKey("profile")

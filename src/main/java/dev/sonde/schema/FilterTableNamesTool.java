@@ -5,7 +5,6 @@ import static io.vertx.json.schema.common.dsl.Keywords.minLength;
 
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.tools.Arg;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
@@ -32,8 +31,8 @@ final class FilterTableNamesTool implements Tool {
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
-  FilterTableNamesTool(FamilyServices services) {
-    this.databases = services.databases();
+  FilterTableNamesTool(DatabaseRegistry databases) {
+    this.databases = databases;
   }
 
   @Override

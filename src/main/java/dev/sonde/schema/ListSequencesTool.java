@@ -3,7 +3,6 @@ package dev.sonde.schema;
 import static dev.sonde.tools.ConnectionArg.CONNECTION;
 
 import dev.sonde.db.DatabaseRegistry;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
@@ -27,8 +26,8 @@ final class ListSequencesTool implements Tool {
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
-  ListSequencesTool(FamilyServices services) {
-    this.databases = services.databases();
+  ListSequencesTool(DatabaseRegistry databases) {
+    this.databases = databases;
   }
 
   @Override

@@ -4,7 +4,6 @@ import static dev.sonde.tools.ConnectionArg.CONNECTION;
 
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.tools.Arg;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
@@ -32,8 +31,8 @@ final class ListTableHierarchyTool implements Tool {
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
-  ListTableHierarchyTool(FamilyServices services) {
-    this.databases = services.databases();
+  ListTableHierarchyTool(DatabaseRegistry databases) {
+    this.databases = databases;
   }
 
   @Override

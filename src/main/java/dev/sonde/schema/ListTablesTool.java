@@ -1,9 +1,11 @@
 package dev.sonde.schema;
 
+import static dev.sonde.tools.ConnectionArg.CONNECTION;
+
 import dev.sonde.db.Database;
+import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.db.TableRef;
-import dev.sonde.tools.ConnectionArg;
-import dev.sonde.tools.FamilyServices;
+import dev.sonde.tools.FamilyAsks;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
@@ -18,7 +20,8 @@ import java.util.List;
 
 /** Every table and view, fully qualified, with its kind. */
 final class ListTablesTool implements Tool {
-  private final FamilyServices services;
+  private final DatabaseRegistry databases;
+  private final FamilyAsks asks;
   private final ToolSpec spec =
       ToolSpec.builder("list_tables")
           .title("List tables")
@@ -27,13 +30,14 @@ final class ListTablesTool implements Tool {
                   + " (database.schema.table), with its kind (TABLE, VIEW; TAG for time-series tag tables,"
                   + " ROLLUP for the rollup tables Sonde keeps beside them), and the count. Start here on"
                   + " an unknown database.")
-          .input(ConnectionArg.addTo(Schemas.object()))
+          .input(CONNECTION)
           .output(Schemas.result("tables", "array", "count", "integer"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
-  ListTablesTool(FamilyServices services) {
-    this.services = services;
+  ListTablesTool(DatabaseRegistry databases, FamilyAsks asks) {
+    this.databases = databases;
+    this.asks = asks;
   }
 
   @Override
@@ -50,13 +54,11 @@ final class ListTablesTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    Database db = ConnectionArg.database(services, ctx);
+    Database db = databases.get(ctx.arg(CONNECTION));
     return db.tables()
         .compose(
             tables ->
-                services
-                    .asks()
-                    .tableKinds(db.name(), ctx.call())
+                asks.tableKinds(db.name(), ctx.call())
                     // the tables are listed even when tag detection cannot read the catalog
                     .otherwise(new JsonObject())
                     .map(kinds -> withTimeSeriesKinds(tables, kinds)))

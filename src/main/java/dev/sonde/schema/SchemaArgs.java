@@ -21,11 +21,6 @@ final class SchemaArgs {
 
   private SchemaArgs() {}
 
-  /** {@code schema} with {@link #TABLE} added, for tools not declared with Args yet. */
-  static JsonObject withTable(JsonObject schema) {
-    return TABLE.addTo(schema);
-  }
-
   /** One part of describe_table's answer (columns, indexes), with the table's qualified name. */
   static Future<ToolResult> describedPart(
       DatabaseRegistry databases, ToolContext ctx, String part) {

@@ -3,7 +3,6 @@ package dev.sonde.schema;
 import static dev.sonde.tools.ConnectionArg.CONNECTION;
 
 import dev.sonde.db.DatabaseRegistry;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
@@ -26,8 +25,8 @@ final class SchemaDefinitionsTool implements Tool {
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
-  SchemaDefinitionsTool(FamilyServices services) {
-    this.databases = services.databases();
+  SchemaDefinitionsTool(DatabaseRegistry databases) {
+    this.databases = databases;
   }
 
   @Override

@@ -13,14 +13,14 @@ public final class SchemaFamilyVerticle extends FamilyVerticle {
         FAMILY,
         services,
         List.of(
-            new ListTablesTool(services),
-            new AllTableNamesTool(services),
-            new FilterTableNamesTool(services),
-            new DescribeTableTool(services),
-            new SchemaDefinitionsTool(services),
-            new ListIndexesTool(services),
-            new TableRowCountsTool(services),
-            new ListSequencesTool(services),
-            new ListTableHierarchyTool(services)));
+            new ListTablesTool(services.databases(), services.asks()),
+            new AllTableNamesTool(services.databases()),
+            new FilterTableNamesTool(services.databases()),
+            new DescribeTableTool(services.databases(), services.asks(), services.configuredZone()),
+            new SchemaDefinitionsTool(services.databases()),
+            new ListIndexesTool(services.databases()),
+            new TableRowCountsTool(services.databases()),
+            new ListSequencesTool(services.databases()),
+            new ListTableHierarchyTool(services.databases())));
   }
 }

@@ -7,7 +7,6 @@ import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.db.TableRef;
 import dev.sonde.tools.Arg;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
@@ -45,8 +44,8 @@ final class TableRowCountsTool implements Tool {
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
-  TableRowCountsTool(FamilyServices services) {
-    this.databases = services.databases();
+  TableRowCountsTool(DatabaseRegistry databases) {
+    this.databases = databases;
   }
 
   @Override

@@ -1,23 +1,19 @@
 package dev.sonde.timeseries;
 
 import static io.vertx.json.schema.common.dsl.Keywords.minLength;
-import static io.vertx.json.schema.common.dsl.Keywords.minimum;
 import static io.vertx.json.schema.common.dsl.Schemas.anyOf;
 import static io.vertx.json.schema.common.dsl.Schemas.arraySchema;
-import static io.vertx.json.schema.common.dsl.Schemas.intSchema;
-import static io.vertx.json.schema.common.dsl.Schemas.numberSchema;
 import static io.vertx.json.schema.common.dsl.Schemas.objectSchema;
 import static io.vertx.json.schema.common.dsl.Schemas.stringSchema;
 
-import dev.sonde.core.Unit;
 import dev.sonde.tools.Arg;
+import dev.sonde.tools.SeriesSpecArgs;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.json.schema.common.dsl.SchemaBuilder;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * The chart spec of compile_chart_from_spec as a schema: every field {@link Charts} reads, with the
@@ -31,14 +27,6 @@ final class ChartSpecArg {
   private static final List<String> KINDS =
       Arrays.stream(ChartKind.values()).map(k -> k.name().toLowerCase(Locale.ROOT)).toList();
 
-  private static final String UNITS =
-      Arrays.stream(Unit.values()).map(Unit::specName).collect(Collectors.joining(", "));
-
-  private static final String TIME =
-      "ISO-8601 (a time without offset is in the user's timezone), epoch ms, now, last (the"
-          + " data's last time), first, or one of those minus a duration: now-6h, last-30m,"
-          + " last-7d";
-
   static final Arg<JsonObject> SPEC =
       Arg.object(
               "spec",
@@ -51,29 +39,22 @@ final class ChartSpecArg {
                       + " of one tag; geomap: two tags, latitude then longitude",
                   KINDS),
               Arg.string("table", "The tag table, e.g. EXAMPLE", minLength(1)).required(),
-              Arg.of("tag", "The tag, e.g. temperature (or several)", ChartSpecArg::oneOrMany),
+              Arg.of("tag", "The tag, e.g. temperature (or several)", SeriesSpecArgs::oneOrMany),
               Arg.of(
                   "tags",
                   "The tags compared; a geomap takes latitude then longitude",
-                  ChartSpecArg::oneOrMany),
-              Arg.object(
-                  "timeRange",
-                  "The period; omitted: the data up to its last time, as much as the unit draws",
-                  Arg.of("start", "Start: " + TIME, ChartSpecArg::time),
-                  Arg.of("end", "End: " + TIME, ChartSpecArg::time)),
+                  SeriesSpecArgs::oneOrMany),
+              SeriesSpecArgs.timeRange(
+                  "The period; omitted: the data up to its last time, as much as the unit draws"),
               Arg.of(
                   "rollup",
                   "The bucket unit: "
-                      + UNITS
+                      + SeriesSpecArgs.UNITS
                       + ", or a phrase with a multiple such as 5min, 10s, 1-minute average,"
                       + " 1분 평균, 每小时; null draws the raw values; omitted: chosen from the"
                       + " period",
                   () -> stringSchema().nullable()),
-              Arg.of(
-                  "rollupN",
-                  "A multiple of the unit (5 with min is 5-minute buckets); day, week and month"
-                      + " take none",
-                  () -> intSchema().with(minimum(1))),
+              SeriesSpecArgs.ROLLUP_N,
               Arg.of(
                   "metrics",
                   "The aggregates drawn, each {agg, label} or just the agg; default avg; raw"
@@ -92,14 +73,6 @@ final class ChartSpecArg {
           .required();
 
   private ChartSpecArg() {}
-
-  private static SchemaBuilder<?, ?> oneOrMany() {
-    return anyOf(stringSchema(), arraySchema().items(stringSchema()));
-  }
-
-  private static SchemaBuilder<?, ?> time() {
-    return anyOf(stringSchema().nullable(), numberSchema());
-  }
 
   private static SchemaBuilder<?, ?> aggregate() {
     return stringSchema().withKeyword("enum", new JsonArray(ChartSpec.AGGREGATES));

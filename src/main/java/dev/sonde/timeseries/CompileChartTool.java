@@ -5,7 +5,6 @@ import static dev.sonde.tools.TimezoneArg.TIMEZONE;
 
 import dev.sonde.tools.Arg;
 import dev.sonde.tools.ChartDocuments;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.Tool;
@@ -36,9 +35,9 @@ final class CompileChartTool implements Tool {
   private final Charts charts;
   private final ToolSpec spec;
 
-  CompileChartTool(FamilyServices services, Charts charts, String name) {
-    this.workspaces = services.workspaces();
-    this.configuredZone = services.config().timeseries().timezone();
+  CompileChartTool(Workspaces workspaces, String configuredZone, Charts charts, String name) {
+    this.workspaces = workspaces;
+    this.configuredZone = configuredZone;
     this.charts = charts;
     this.spec =
         ToolSpec.builder(name)

@@ -6,7 +6,6 @@ import static io.vertx.json.schema.common.dsl.Keywords.minLength;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.tools.Arg;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Schemas;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
@@ -35,8 +34,8 @@ final class ListTableTagsTool implements Tool {
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
 
-  ListTableTagsTool(FamilyServices services, TagTables tagTables) {
-    this.databases = services.databases();
+  ListTableTagsTool(DatabaseRegistry databases, TagTables tagTables) {
+    this.databases = databases;
     this.tagTables = tagTables;
   }
 

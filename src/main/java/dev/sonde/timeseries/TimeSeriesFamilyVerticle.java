@@ -15,10 +15,20 @@ public final class TimeSeriesFamilyVerticle extends FamilyVerticle {
         services,
         Stream.concat(
                 Stream.of(
-                    new ListTableTagsTool(services, tagTables),
-                    new CompileChartTool(services, charts, "compile_chart_from_spec"),
-                    new CompileChartTool(services, charts, "compile_tql_from_spec")),
-                TimeSeriesOperations.all(services, tagTables, charts).stream())
+                    new ListTableTagsTool(services.databases(), tagTables),
+                    new CompileChartTool(
+                        services.workspaces(),
+                        services.configuredZone(),
+                        charts,
+                        "compile_chart_from_spec"),
+                    new CompileChartTool(
+                        services.workspaces(),
+                        services.configuredZone(),
+                        charts,
+                        "compile_tql_from_spec")),
+                TimeSeriesOperations.all(
+                    services.databases(), services.configuredZone(), tagTables, charts)
+                    .stream())
             .toList());
   }
 }

@@ -1,33 +1,38 @@
 package dev.sonde.timeseries;
 
 import dev.sonde.db.Database;
-import dev.sonde.tools.ConnectionArg;
+import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.FamilyAsks;
-import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.Operation;
 import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.ToolContext;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 
 /** What other families ask of the time-series family: see {@link FamilyAsks}. */
 final class TimeSeriesOperations {
-  private final FamilyServices services;
+  private final DatabaseRegistry databases;
+  private final String configuredZone;
   private final TagTables tagTables;
   private final Charts charts;
 
-  private TimeSeriesOperations(FamilyServices services, TagTables tagTables, Charts charts) {
-    this.services = services;
+  private TimeSeriesOperations(
+      DatabaseRegistry databases, String configuredZone, TagTables tagTables, Charts charts) {
+    this.databases = databases;
+    this.configuredZone = configuredZone;
     this.tagTables = tagTables;
     this.charts = charts;
   }
 
-  static List<Operation> all(FamilyServices services, TagTables tagTables, Charts charts) {
-    TimeSeriesOperations ops = new TimeSeriesOperations(services, tagTables, charts);
+  static List<Operation> all(
+      DatabaseRegistry databases, String configuredZone, TagTables tagTables, Charts charts) {
+    TimeSeriesOperations ops =
+        new TimeSeriesOperations(databases, configuredZone, tagTables, charts);
     return List.of(
         Operation.of(FamilyAsks.CHART_DATA, ExecutionMode.EVENT_LOOP, ops::chartData),
         Operation.of(FamilyAsks.TAG_STATS, ExecutionMode.EVENT_LOOP, ops::tagStats),
@@ -41,7 +46,7 @@ final class TimeSeriesOperations {
         .compile(
             args.getString("connection"),
             args.getJsonObject("spec", new JsonObject()),
-            TimezoneArg.zone(services, ctx),
+            zone(ctx),
             args.getInteger("max_points"),
             ctx.call())
         .map(
@@ -53,7 +58,7 @@ final class TimeSeriesOperations {
   }
 
   private Future<JsonObject> tagStats(ToolContext ctx) {
-    Database db = ConnectionArg.database(services, ctx);
+    Database db = database(ctx);
     JsonObject args = ctx.args();
     return tagTables
         .find(db, args.getString("table"))
@@ -96,7 +101,7 @@ final class TimeSeriesOperations {
   }
 
   private Future<JsonObject> tableKinds(ToolContext ctx) {
-    Database db = ConnectionArg.database(services, ctx);
+    Database db = database(ctx);
     return db.tables()
         .compose(
             tables ->
@@ -114,7 +119,7 @@ final class TimeSeriesOperations {
   }
 
   private Future<JsonObject> tagProfile(ToolContext ctx) {
-    Database db = ConnectionArg.database(services, ctx);
+    Database db = database(ctx);
     String qualified = ctx.args().getString("table");
     return tagTables
         .list(db)
@@ -126,8 +131,18 @@ final class TimeSeriesOperations {
                     .map(
                         table ->
                             tagTables
-                                .profile(db, table, TimezoneArg.zone(services, ctx), ctx.call())
+                                .profile(db, table, zone(ctx), ctx.call())
                                 .map(profile -> new JsonObject().put("profile", profile)))
                     .orElse(Future.succeededFuture(new JsonObject())));
+  }
+
+  /** The database the ask names ({@code connection}), or the default one. */
+  private Database database(ToolContext ctx) {
+    return databases.get(ctx.args().getString("connection"));
+  }
+
+  /** The zone the ask names ({@code timezone}), or the configured one. */
+  private ZoneId zone(ToolContext ctx) {
+    return TimezoneArg.zone(ctx.args().getString("timezone"), configuredZone);
   }
 }

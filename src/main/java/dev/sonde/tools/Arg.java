@@ -97,6 +97,19 @@ public final class Arg<T> {
         name, description, () -> objectOf(declared), JsonObject.class::cast, declared, false, null);
   }
 
+  /** A list of objects, each of {@code fields} and nothing else, read whole. */
+  public static Arg<JsonArray> objects(String name, String description, Arg<?>... fields) {
+    List<Arg<?>> declared = List.of(fields);
+    return new Arg<>(
+        name,
+        description,
+        () -> arraySchema().items(objectOf(declared)),
+        JsonArray.class::cast,
+        declared,
+        false,
+        null);
+  }
+
   /** Any other schema, read as the JSON value it is. */
   public static Arg<Object> of(
       String name, String description, Supplier<SchemaBuilder<?, ?>> type) {
@@ -136,18 +149,9 @@ public final class Arg<T> {
     return value == null ? fallback : read.apply(value);
   }
 
-  /** {@code schema} with this argument added, for tools whose input is not made of Args yet. */
-  public JsonObject addTo(JsonObject schema) {
-    return Schemas.prop(schema, name, json(), required);
-  }
-
-  /** The schema of an object holding exactly {@code fields}: a tool's input, or a nested one. */
+  /** A tool's input schema: an object holding exactly {@code fields}. */
   static JsonObject objectJson(List<Arg<?>> fields) {
     return inOrder(Schemas.tidy(objectOf(fields).toJson()), fields);
-  }
-
-  private JsonObject json() {
-    return inOrder(Schemas.tidy(schema().toJson()), fields);
   }
 
   private SchemaBuilder<?, ?> schema() {
@@ -174,10 +178,16 @@ public final class Arg<T> {
     return object;
   }
 
-  /** Properties and required names in declaration order: the DSL keeps them in hash order. */
+  /**
+   * Properties and required names in declaration order, of an object or of a list's objects: the
+   * DSL keeps them in hash order.
+   */
   private static JsonObject inOrder(JsonObject schema, List<Arg<?>> fields) {
     if (fields.isEmpty()) {
       return schema;
+    }
+    if (schema.getValue("items") instanceof JsonObject items) {
+      return schema.put("items", inOrder(items, fields));
     }
     JsonObject built = schema.getJsonObject("properties");
     JsonObject properties = new JsonObject();

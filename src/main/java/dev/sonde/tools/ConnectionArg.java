@@ -1,8 +1,5 @@
 package dev.sonde.tools;
 
-import dev.sonde.db.Database;
-import io.vertx.core.json.JsonObject;
-
 /**
  * The optional {@code connection} argument every database tool takes; a tool reads it as {@code
  * databases.get(ctx.arg(CONNECTION))}, which names the known connections when it is unknown.
@@ -12,14 +9,4 @@ public final class ConnectionArg {
       Arg.string("connection", "Named connection to use; omit for the default connection");
 
   private ConnectionArg() {}
-
-  /** {@code schema} with {@link #CONNECTION} added, for tools not declared with Args yet. */
-  public static JsonObject addTo(JsonObject schema) {
-    return CONNECTION.addTo(schema);
-  }
-
-  /** The database the call names, or the default one, for tools not declared with Args yet. */
-  public static Database database(FamilyServices services, ToolContext ctx) {
-    return services.databases().get(ctx.args().getString(CONNECTION.name()));
-  }
 }

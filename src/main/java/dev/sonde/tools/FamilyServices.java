@@ -1,23 +1,14 @@
 package dev.sonde.tools;
 
 import dev.sonde.config.SondeConfig;
-import dev.sonde.core.CallerException;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.jobs.JobRegistry;
 import dev.sonde.workspace.Workspaces;
-import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
-import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What every family is given at construction: configuration, the node's jobs, its databases, the
- * accounts' workspaces, and the way to ask other families.
+ * accounts' workspaces, and the way to ask other families. A family hands each tool only the parts
+ * it uses.
  */
 public record FamilyServices(
     SondeConfig config,
@@ -25,68 +16,14 @@ public record FamilyServices(
     DatabaseRegistry databases,
     Workspaces workspaces,
     FamilyAsks asks) {
-  private static final DateTimeFormatter REPORT_STAMP =
-      DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS");
 
-  /**
-   * Saves {@code text} as {@code path} in the account's workspace, atomically; a path the workspace
-   * refuses is the caller's error.
-   */
-  public void saveText(String account, String path, String text) {
-    inWorkspace(() -> workspaces.of(account).write(path, text.getBytes(StandardCharsets.UTF_8)));
+  /** The zone times are shown in when a call names none ({@code timeseries.timezone}). */
+  public String configuredZone() {
+    return config.timeseries().timezone();
   }
 
-  /**
-   * Saves a new report in the account's {@code reports/} folder under a name no other report
-   * shares: {@code words} say what it is (cut to file-name characters), then {@code savedAt} (the
-   * time the report shows) to the millisecond in {@code zone} and a random suffix keep reports
-   * saved in one instant apart. It never replaces a file. The workspace path.
-   */
-  public String saveNewReport(
-      String account, List<String> words, Instant savedAt, ZoneId zone, String html) {
-    StringBuilder name = new StringBuilder("reports/");
-    for (String word : words) {
-      String cut = word.replaceAll("[^A-Za-z0-9._-]", "_");
-      name.append(cut, 0, Math.min(cut.length(), 60)).append('-');
-    }
-    name.append(REPORT_STAMP.withZone(zone).format(savedAt))
-        .append('-')
-        .append(String.format("%06x", ThreadLocalRandom.current().nextInt(1 << 24)))
-        .append(".html");
-    String path = name.toString();
-    inWorkspace(
-        () -> {
-          if (!workspaces.of(account).createNew(path, html.getBytes(StandardCharsets.UTF_8))) {
-            throw new CallerException(
-                path + " already exists and was kept; call again to save anew");
-          }
-        });
-    return path;
-  }
-
-  private interface WorkspaceWrite {
-    void run() throws IOException;
-  }
-
-  /** A refused path is the caller's error; a failing disk is not. */
-  private static void inWorkspace(WorkspaceWrite write) {
-    try {
-      write.run();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * Where the browser shows a workspace file: its path, the link on this server, and a full URL
-   * when the port is set.
-   */
-  public JsonObject webLink(String path, String relativeUrl) {
-    JsonObject out = new JsonObject().put("path", path).put("link", relativeUrl);
-    int port = config.server().port();
-    if (port > 0) {
-      out.put("url", "http://" + config.server().host() + ":" + port + relativeUrl);
-    }
-    return out;
+  /** The workspace files tools save, with the links this server shows them at. */
+  public WorkspaceFiles files() {
+    return new WorkspaceFiles(workspaces, config.server());
   }
 }

@@ -5,7 +5,10 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Set;
 
-/** Small builders for the JSON Schemas of tool inputs and outputs. */
+/**
+ * Sonde's input bounds, how the schemas Args build are published, and small builders for the JSON
+ * Schemas of tool outputs (and of what a tool asks a client for).
+ */
 public final class Schemas {
   /** The longest input string without a limit of its own: a name, an identifier, a path. */
   public static final int NAME_LENGTH = 1024;
@@ -93,7 +96,7 @@ public final class Schemas {
     };
   }
 
-  /** An object schema that admits no properties beyond those added with {@link #prop}. */
+  /** An object schema that admits no properties: the input of a tool without arguments. */
   public static JsonObject object() {
     return new JsonObject()
         .put("type", "object")
@@ -142,11 +145,6 @@ public final class Schemas {
     return new JsonObject().put("type", "string").put("description", description);
   }
 
-  /** A string input of at most {@code maxLength} characters. */
-  public static JsonObject string(String description, int maxLength) {
-    return string(description).put("maxLength", maxLength);
-  }
-
   /**
    * {@code inputSchema} with {@link #NAME_LENGTH} as the {@code maxLength} of every string, at any
    * depth, that has neither a limit nor an enum of its own: an unbounded string lets one call spend
@@ -177,13 +175,5 @@ public final class Schemas {
 
   private static boolean isString(Object type) {
     return "string".equals(type) || type instanceof JsonArray types && types.contains("string");
-  }
-
-  public static JsonObject integer(String description, int min, int max) {
-    return new JsonObject()
-        .put("type", "integer")
-        .put("description", description)
-        .put("minimum", min)
-        .put("maximum", max);
   }
 }

@@ -2,7 +2,6 @@ package dev.sonde.tools;
 
 import dev.sonde.core.CallerException;
 import dev.sonde.core.Quote;
-import io.vertx.core.json.JsonObject;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -18,16 +17,6 @@ public final class TimezoneArg {
           "IANA zone times are shown in, e.g. Asia/Seoul; default the server's configured zone");
 
   private TimezoneArg() {}
-
-  /** {@code schema} with {@link #TIMEZONE} added, for tools not declared with Args yet. */
-  public static JsonObject addTo(JsonObject schema) {
-    return TIMEZONE.addTo(schema);
-  }
-
-  /** The zone the call names, or the configured one, for tools not declared with Args yet. */
-  public static ZoneId zone(FamilyServices services, ToolContext ctx) {
-    return zone(ctx.args().getString(TIMEZONE.name()), services.config().timeseries().timezone());
-  }
 
   /**
    * The zone {@code name} names, or {@code configured} (timeseries.timezone) when it is absent; an

@@ -48,7 +48,10 @@ public final class ToolContext {
     return vertx;
   }
 
-  /** The arguments as sent, for tools not declared with {@link Arg}s yet. */
+  /**
+   * The arguments as sent, whole: for unlisted {@link Operation}s, which take JSON other families
+   * wrote rather than declared arguments.
+   */
   public JsonObject args() {
     return args;
   }

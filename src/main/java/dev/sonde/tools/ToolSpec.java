@@ -92,7 +92,11 @@ public record ToolSpec(
       return this;
     }
 
-    /** An input schema written as JSON, for tools not declared with {@link Arg}s yet. */
+    /**
+     * An input schema written whole, with keywords Args do not make ({@code $schema}, {@code
+     * $defs}): the conformance fixture that checks they reach clients untouched, and the open input
+     * of an unlisted {@link Operation}. Such a tool reads {@link ToolContext#args()}.
+     */
     public Builder input(JsonObject schema) {
       inputSchema = schema;
       arguments = List.of();

@@ -2,10 +2,10 @@ package dev.sonde.support;
 
 import dev.sonde.core.CallerException;
 import dev.sonde.core.CancelledException;
+import dev.sonde.tools.Arg;
 import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.FamilyVerticle;
-import dev.sonde.tools.Schemas;
 import dev.sonde.tools.TaskSupport;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolContext;
@@ -23,24 +23,18 @@ public final class SlowJobFamilyVerticle extends FamilyVerticle {
 
   /** Runs {@code steps} steps of {@code stepMillis} each, logging and reporting each one. */
   static final class SlowJobTool implements Tool {
+    private static final Arg<Integer> STEPS =
+        Arg.integer("steps", "how many steps", 1, 1000).required();
+    private static final Arg<Integer> STEP_MILLIS =
+        Arg.integer("stepMillis", "milliseconds per step", 0, 10_000).orElse(100);
+    private static final Arg<Integer> FAIL_AT =
+        Arg.integer("failAt", "fail with a tool error at this step", 1, 1000);
+
     private static final ToolSpec SPEC =
         ToolSpec.builder("test_slow_job")
             .title("Slow test job")
             .description("Test only: a job of N steps that logs and reports progress at each step.")
-            .input(
-                Schemas.prop(
-                    Schemas.prop(
-                        Schemas.prop(
-                            Schemas.object(),
-                            "steps",
-                            Schemas.integer("how many steps", 1, 1000),
-                            true),
-                        "stepMillis",
-                        Schemas.integer("milliseconds per step", 0, 10_000),
-                        false),
-                    "failAt",
-                    Schemas.integer("fail with a tool error at this step", 1, 1000),
-                    false))
+            .input(STEPS, STEP_MILLIS, FAIL_AT)
             .mode(ExecutionMode.JOB)
             .tasks(TaskSupport.OPTIONAL)
             .build();
@@ -52,11 +46,11 @@ public final class SlowJobFamilyVerticle extends FamilyVerticle {
 
     @Override
     public Future<ToolResult> call(ToolContext ctx) throws InterruptedException {
-      int steps = ctx.args().getInteger("steps");
-      int stepMillis = ctx.args().getInteger("stepMillis", 100);
-      int failAt = ctx.args().getInteger("failAt", -1);
+      int steps = ctx.arg(STEPS);
+      int stepMillis = ctx.arg(STEP_MILLIS);
+      Integer failAt = ctx.arg(FAIL_AT);
       for (int i = 1; i <= steps; i++) {
-        if (i == failAt) {
+        if (failAt != null && i == failAt) {
           throw new CallerException("step " + i + " failed as asked; call again without failAt");
         }
         ctx.log("debug", "debug detail of step " + i);

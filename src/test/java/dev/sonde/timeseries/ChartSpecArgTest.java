@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sonde.mcp.ToolRegistry;
-import dev.sonde.tools.ToolSpec;
+import dev.sonde.support.Refusals;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,19 +15,10 @@ import org.junit.jupiter.api.Test;
  * words, what Charts would refuse by enum or bound, and fields it does not know.
  */
 class ChartSpecArgTest {
-  static ToolRegistry.RegisteredTool tool;
-
-  @BeforeAll
-  static void register() {
-    ToolRegistry registry = new ToolRegistry();
-    registry.register(
-        "timeseries",
-        List.of(ToolSpec.builder("chart_spec").description("d").input(ChartSpecArg.SPEC).build()));
-    tool = registry.get("chart_spec");
-  }
+  static final Refusals REFUSALS = Refusals.of("chart_spec", ChartSpecArg.SPEC);
 
   static String refusal(JsonObject spec) {
-    return ToolRegistry.validate(tool, new JsonObject().put("spec", spec));
+    return REFUSALS.of(new JsonObject().put("spec", spec));
   }
 
   static JsonObject temperature() {

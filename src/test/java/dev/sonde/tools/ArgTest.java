@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sonde.mcp.ToolRegistry;
+import dev.sonde.support.Refusals;
 import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -32,9 +32,7 @@ class ArgTest {
   }
 
   static String refusal(JsonObject arguments) {
-    ToolRegistry registry = new ToolRegistry();
-    registry.register("demo", List.of(SPEC));
-    return ToolRegistry.validate(registry.get(SPEC.name()), arguments);
+    return new Refusals(SPEC).of(arguments);
   }
 
   @Test
@@ -112,15 +110,26 @@ class ArgTest {
   }
 
   @Test
-  void aToolNotYetDeclaredWithArgsGetsTheSamePropertyFromTheDeclaration() {
-    JsonObject legacy = ConnectionArg.addTo(Schemas.object());
-    JsonObject declared =
-        ToolSpec.builder("arg_connection")
-            .description("d")
-            .input(ConnectionArg.CONNECTION)
-            .build()
-            .inputSchema();
-    assertEquals(Schemas.bounded(legacy), declared);
+  void aListOfObjectsPublishesItsFieldsInOrderAndRefusesOthers() {
+    Arg<JsonArray> people =
+        Arg.objects("people", "Who", NAME, LIMIT.describedAs("Their share"), MODE).required();
+    ToolSpec spec = ToolSpec.builder("arg_people").description("d").input(people).build();
+    JsonObject items =
+        spec.inputSchema()
+            .getJsonObject("properties")
+            .getJsonObject("people")
+            .getJsonObject("items");
+    assertEquals(
+        List.of("name", "limit", "mode"),
+        List.copyOf(items.getJsonObject("properties").fieldNames()));
+    assertEquals(new JsonArray().add("name"), items.getJsonArray("required"));
+    assertEquals(false, items.getValue("additionalProperties"));
+
+    JsonArray sent = new JsonArray().add(new JsonObject().put("name", "ada").put("age", 36));
+    assertEquals(
+        "invalid arguments for arg_people: field 'people.0.age': Property \"age\" does not match"
+            + " additional properties schema (rule: additionalProperties)",
+        new Refusals(spec).of(new JsonObject().put("people", sent)));
   }
 
   @Test
