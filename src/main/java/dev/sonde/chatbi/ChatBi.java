@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * chat_bi's pipeline: a question to verified SQL and its rows, one traced step each (retrieve;
@@ -34,6 +36,7 @@ public final class ChatBi {
   public static final String EMPTY_QUESTION_ZH = "自然语言问句（nlq）不能为空";
   public static final String EMPTY_QUESTION_EN = "The question (nlq) is empty; ask something.";
   private static final DateTimeFormatter REQ_ID = DateTimeFormatter.ofPattern("yyyyMMddHHmmss");
+  private static final Logger LOG = LoggerFactory.getLogger(ChatBi.class);
 
   /** Receives each step as it ends, with the milliseconds since the question arrived. */
   public interface Steps {
@@ -57,6 +60,7 @@ public final class ChatBi {
   private final Traces traces;
   private final WorkerExecutor traceWriter;
   private final ModelClient model;
+  private final boolean dense;
   private final Map<String, Retriever> retrievers = new ConcurrentHashMap<>();
   private final DatabaseValues databaseValues = new DatabaseValues();
 
@@ -73,6 +77,13 @@ public final class ChatBi {
     this.traceWriter = FamilyVerticle.pool(vertx, "chatbi-traces", 1);
     this.model =
         config.llm().provider().equals("none") ? null : new ModelClient(config.llm(), environment);
+    this.dense = config.embeddings() && Embedder.bundled();
+    if (config.embeddings() && !dense) {
+      // start anyway: one file serves both jars, and words alone answer as many held-out questions
+      LOG.warn(
+          "chatbi.embeddings is on but this jar was built without -Pembeddings; retrieval is"
+              + " lexical");
+    }
   }
 
   /**
@@ -147,7 +158,7 @@ public final class ChatBi {
                                   old != null && old.ontology().equals(ontology)
                                       ? old
                                       : new Retriever(ontology));
-                      Retrieved found = retriever.retrieve(nlq, true);
+                      Retrieved found = retriever.retrieve(nlq, dense);
                       run.step(
                           "retrieve",
                           true,

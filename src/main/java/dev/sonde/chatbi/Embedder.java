@@ -7,12 +7,22 @@ import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2Quantize
 import java.util.List;
 
 /**
- * Sentence embeddings from the quantized all-MiniLM-L6-v2 that ships inside the jar, run in process
- * by ONNX Runtime: no network. The model and its native runtime load on first use (about a second),
- * so a Sonde that never answers a chat_bi question never pays for them.
+ * Sentence embeddings from the quantized all-MiniLM-L6-v2 that ships inside a jar built with
+ * -Pembeddings, run in process by ONNX Runtime: no network. The model and its native runtime load
+ * on first use (about two seconds), so a Sonde that never embeds never pays for them; without
+ * -Pembeddings they are not in the jar at all, and nothing here may run.
  */
 public final class Embedder {
+  private static final String MODEL_CLASS =
+      "dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel";
+
   private Embedder() {}
+
+  /** Whether the model and its runtime are on the class path, found without loading them. */
+  public static boolean bundled() {
+    return Embedder.class.getClassLoader().getResource(MODEL_CLASS.replace('.', '/') + ".class")
+        != null;
+  }
 
   private static final class Holder {
     static {

@@ -18,6 +18,8 @@ import java.util.Set;
  * item's words, else 0), dense (the cosine similarity of the question's embedding and the nearest
  * word's, for the few nearest above a floor) and described (the share of the question's tokens an
  * item's description holds, only when nothing is said). A match's score weighs them 0.6, 0.4, 0.2.
+ * Without dense, the other two keep their weights: a score only orders the matches, and the order
+ * is the same as with the two reweighed to sum to one.
  */
 final class ItemScorer {
   private static final double DENSE_FLOOR = 0.4;

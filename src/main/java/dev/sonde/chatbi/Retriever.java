@@ -15,10 +15,10 @@ import java.util.Set;
  * The retrieve step of chat_bi ("GraphRAG" over one domain): finds the tables, columns and metrics
  * a question is about by words ({@link ItemScorer}: an item counts when the question says one of
  * its words, compared as Lucene token runs with English stemming and CJK bigrams; a yes or no, with
- * no BM25 or other term weighting), by meaning (sentence embeddings), and by values ({@link
- * ValueLinker}: "上海" is a {@code stores.city}); gives each word one meaning ({@link
- * Disambiguator}); then connects the tables found by the shortest join tree, at most two hops
- * between any two, and keeps what fits the context budget. Every match says why.
+ * no BM25 or other term weighting), by meaning (sentence embeddings, when {@code chatbi.embeddings}
+ * is on), and by values ({@link ValueLinker}: "上海" is a {@code stores.city}); gives each word one
+ * meaning ({@link Disambiguator}); then connects the tables found by the shortest join tree, at
+ * most two hops between any two, and keeps what fits the context budget. Every match says why.
  */
 public final class Retriever {
   /** At most this many items (tables, columns, metrics) go to the generator or the model. */

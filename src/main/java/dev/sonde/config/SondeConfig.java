@@ -174,7 +174,9 @@ public record SondeConfig(
 
   /**
    * chat_bi: the folder of domain ontologies, the row cap and the time the EXPLAIN dry run and the
-   * query may take, how long traces are kept (days, files), and an optional model.
+   * query may take, how long traces are kept (days, files), whether retrieval also matches by
+   * meaning ({@code embeddings}: the embedding model, in a jar built with -Pembeddings), and an
+   * optional model.
    */
   public record ChatBiConfig(
       String ontology,
@@ -182,6 +184,7 @@ public record SondeConfig(
       int explainTimeoutSeconds,
       int traceKeepDays,
       int traceKeepFiles,
+      boolean embeddings,
       LlmConfig llm) {}
 
   /**
@@ -250,6 +253,6 @@ public record SondeConfig(
         new ReportsConfig("conf/report-templates"),
         new DashboardsConfig(200),
         new ChatBiConfig(
-            "conf/ontology", 200, 5, 7, 1000, new LlmConfig("none", "", "", "", 60, 2)));
+            "conf/ontology", 200, 5, 7, 1000, false, new LlmConfig("none", "", "", "", 60, 2)));
   }
 }

@@ -1,23 +1,30 @@
 package dev.sonde.chatbi;
 
+import dev.sonde.config.ConfigLoader;
 import dev.sonde.support.DatabaseSonde;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * chat_bi without a model, in one run: execution accuracy by question class on the Chinook set and
  * on GeoQuery's question split (train, dev, test, and test again over a domain bootstrapped from
- * the catalog alone), the time of the first question (the embedding model loading) and p50/p95 of
- * the end-to-end answer time after it; the misses of each set in target/bench/chatbi-chinook.md and
- * chatbi-geoquery-<split>.md. Run by bench/chatbi-run.
+ * the catalog alone), the time of the first question (with embeddings, the model loading) and
+ * p50/p95 of the end-to-end answer time after it; the misses of each set in
+ * target/bench/chatbi-chinook.md and chatbi-geoquery-<split>.md. Run by bench/chatbi-run; retrieval
+ * matches by meaning when SONDE_CHATBI_EMBEDDINGS is true, as in Sonde.
  */
 public final class ChatBiBench {
   public static void main(String[] args) throws Exception {
-    StringBuilder out = new StringBuilder("## chat_bi without a model (bash bench/chatbi-run)\n\n");
-    ChatBi chinook = Evaluation.chatBi(Evaluation.CHINOOK);
+    boolean embeddings = ConfigLoader.load(null, System.getenv(), Map.of()).chatbi().embeddings();
+    StringBuilder out =
+        new StringBuilder("## chat_bi without a model (bash bench/chatbi-run), embeddings ")
+            .append(embeddings ? "on" : "off")
+            .append("\n\n");
+    ChatBi chinook = Evaluation.chatBi(Evaluation.CHINOOK, embeddings);
     long first = System.nanoTime();
     Evaluation.await(
         chinook.ask(
@@ -29,7 +36,8 @@ public final class ChatBiBench {
     out.append(
         String.format(
             Locale.ROOT,
-            "First question (loads the embedding model): %.0f ms%n%n",
+            "First question%s: %.0f ms%n%n",
+            embeddings ? " (loads the embedding model)" : "",
             (System.nanoTime() - first) / 1e6));
     List<Evaluation.Outcome> c = Evaluation.chinook(chinook);
     Files.writeString(Path.of("target/bench/chatbi-chinook.md"), Evaluation.report(c));
@@ -37,7 +45,7 @@ public final class ChatBiBench {
         .append(Evaluation.table(c))
         .append(times(c))
         .append('\n');
-    ChatBi geo = Evaluation.chatBi(Evaluation.GEO);
+    ChatBi geo = Evaluation.chatBi(Evaluation.GEO, embeddings);
     for (String split : List.of("train", "dev", "test")) {
       List<Evaluation.Outcome> g = Evaluation.geoQuery(geo, split);
       Files.writeString(
@@ -55,7 +63,7 @@ public final class ChatBiBench {
         OntologyBootstrap.into(
             DatabaseSonde.get().sonde().databases().get("geo"), "geo", bootstrapped));
     List<Evaluation.Outcome> raw =
-        Evaluation.geoQuery(Evaluation.chatBi(bootstrapped.toString()), "test");
+        Evaluation.geoQuery(Evaluation.chatBi(bootstrapped.toString(), embeddings), "test");
     out.append("### GeoQuery, question split: test, over the bootstrapped domain\n\n")
         .append(Evaluation.table(raw))
         .append(times(raw))

@@ -105,6 +105,7 @@ class ChatBiModelTest {
             5,
             7,
             1000,
+            false,
             new LlmConfig(
                 provider, "http://127.0.0.1:" + port, "test-model", "SONDE_TEST_KEY", 5, 2));
     var sonde = DatabaseSonde.get().sonde();

@@ -104,7 +104,7 @@ class ChatBiOnGeographyTest {
 
   @Test
   void whatOneQueryCannotHoldIsRefusedNotGuessed() throws Exception {
-    ChatBi chatBi = Evaluation.chatBi(Evaluation.GEO);
+    ChatBi chatBi = Evaluation.chatBi(Evaluation.GEO, false);
     // a relation of a relation, a relation without its anchor, and the highest of a column whose
     // name only says "highest" of each state
     for (String[] asked :
@@ -124,7 +124,7 @@ class ChatBiOnGeographyTest {
 
   @Test
   void answersEqualHandWrittenSql() throws Exception {
-    ChatBi chatBi = Evaluation.chatBi(Evaluation.GEO);
+    ChatBi chatBi = Evaluation.chatBi(Evaluation.GEO, false);
     Database db = DatabaseSonde.get().sonde().databases().get("geo");
     List<Evaluation.Question> questions =
         List.of(

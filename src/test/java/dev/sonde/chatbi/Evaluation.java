@@ -65,10 +65,10 @@ final class Evaluation {
   private Evaluation() {}
 
   /**
-   * chat_bi over the shared test databases with the defaults, except that answers keep every row:
-   * the gold answers are compared whole.
+   * chat_bi over the shared test databases with the defaults, except that answers keep every row
+   * (the gold answers are compared whole) and retrieval matches by meaning when {@code embeddings}.
    */
-  static ChatBi chatBi(String ontologyFolder) throws IOException {
+  static ChatBi chatBi(String ontologyFolder, boolean embeddings) throws IOException {
     var sonde = DatabaseSonde.get().sonde();
     SondeConfig.ChatBiConfig d = SondeConfig.defaults().chatbi();
     SondeConfig.ChatBiConfig config =
@@ -78,6 +78,7 @@ final class Evaluation {
             d.explainTimeoutSeconds(),
             d.traceKeepDays(),
             d.traceKeepFiles(),
+            embeddings,
             d.llm());
     return new ChatBi(
         sonde.vertx(),

@@ -232,7 +232,7 @@ class OntologyTest {
         new ChatBi(
             sonde.vertx(),
             sonde.databases(),
-            new SondeConfig.ChatBiConfig(folder.toString(), 200, 5, 7, 1000, d.llm()),
+            new SondeConfig.ChatBiConfig(folder.toString(), 200, 5, 7, 1000, false, d.llm()),
             folder.resolve("data"),
             Map.of());
     JsonObject envelope =

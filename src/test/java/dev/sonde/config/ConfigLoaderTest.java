@@ -1,6 +1,7 @@
 package dev.sonde.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -31,6 +32,15 @@ class ConfigLoaderTest {
     SondeConfig config = ConfigLoader.load(null, Map.of(), Map.of());
     assertEquals(SondeConfig.defaults(), config);
     assertEquals("127.0.0.1", config.server().host());
+  }
+
+  @Test
+  void chatBiMatchesByMeaningOnlyWhenAsked() {
+    assertFalse(ConfigLoader.load(null, Map.of(), Map.of()).chatbi().embeddings());
+    assertTrue(
+        ConfigLoader.load(null, Map.of("SONDE_CHATBI_EMBEDDINGS", "true"), Map.of())
+            .chatbi()
+            .embeddings());
   }
 
   @Test
