@@ -3,7 +3,9 @@ package dev.sonde.chatbi;
 import dev.sonde.config.SondeConfig.LlmConfig;
 import dev.sonde.core.Call;
 import dev.sonde.core.CancelledException;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -87,7 +89,11 @@ final class ModelClient {
       return Future.failedFuture(unreachable(base, e));
     }
     Runnable unhook = call.onStop(() -> sent.cancel(true));
-    return Future.fromCompletionStage(sent)
+    // The answer continues on the asking context, not on the HTTP client's thread.
+    Context asking = Vertx.currentContext();
+    return (asking == null
+            ? Future.fromCompletionStage(sent)
+            : Future.fromCompletionStage(sent, asking))
         .andThen(done -> unhook.run())
         .transform(
             done -> {

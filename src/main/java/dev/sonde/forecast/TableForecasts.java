@@ -6,6 +6,7 @@ import dev.sonde.core.Unit;
 import dev.sonde.db.Database;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.tools.FamilyAsks;
+import dev.sonde.tools.SeriesSpecArgs;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -94,7 +95,7 @@ public final class TableForecasts {
     }
     Database db = databases.get(connection);
     List<String> notices = new ArrayList<>();
-    List<String> asked = askedTags(spec);
+    List<String> asked = SeriesSpecArgs.tagsNamed(spec);
     boolean chooseByCount = asked.isEmpty() || asked.size() > MAX_TAGS;
     return asks.tagStats(db.name(), tableName, chooseByCount, false, call)
         .compose(
@@ -124,21 +125,6 @@ public final class TableForecasts {
                                       notices,
                                       call)));
             });
-  }
-
-  /** The tags the spec names: {@code tag}, then {@code tags}. */
-  private static List<String> askedTags(JsonObject spec) {
-    List<String> asked = new ArrayList<>();
-    Object tags = spec.getValue("tags");
-    if (tags instanceof JsonArray a) {
-      a.forEach(t -> asked.add(String.valueOf(t)));
-    } else if (tags instanceof String s) {
-      asked.add(s);
-    }
-    if (spec.getValue("tag") instanceof String s && !asked.contains(s)) {
-      asked.add(0, s);
-    }
-    return asked;
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.sonde.timeseries;
 
 import dev.sonde.core.CallerException;
 import dev.sonde.core.Quote;
+import dev.sonde.tools.SeriesSpecArgs;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.ZoneId;
@@ -94,19 +95,7 @@ record ChartSpec(JsonObject json, ChartKind kind, List<String> tags, List<Metric
   }
 
   private static List<String> tagsOf(JsonObject json, List<String> known) {
-    List<String> tags = new ArrayList<>();
-    Object many = json.getValue("tags");
-    if (many instanceof JsonArray a) {
-      a.forEach(t -> tags.add(String.valueOf(t)));
-    } else if (many instanceof String s) {
-      tags.add(s);
-    }
-    Object one = json.getValue("tag");
-    if (one instanceof String s && !tags.contains(s)) {
-      tags.add(0, s);
-    } else if (one instanceof JsonArray a) {
-      a.forEach(t -> tags.add(String.valueOf(t)));
-    }
+    List<String> tags = SeriesSpecArgs.tagsNamed(json);
     if (tags.isEmpty()) {
       throw new CallerException(
           "spec.tag (or spec.tags) is required; this table's tags include "

@@ -69,6 +69,15 @@ public abstract class FamilyVerticle extends VerticleBase {
     return tools.values().stream().map(Tool::spec).filter(ToolSpec::listed).toList();
   }
 
+  /** The names of the unlisted operations other families and the viewer ask of this one. */
+  List<String> operationNames() {
+    return tools.values().stream()
+        .map(Tool::spec)
+        .filter(spec -> !spec.listed())
+        .map(ToolSpec::name)
+        .toList();
+  }
+
   @Override
   public Future<?> start() {
     int poolSize = services.config().jobs().workerPoolSize();

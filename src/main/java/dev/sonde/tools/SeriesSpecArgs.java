@@ -8,9 +8,12 @@ import static io.vertx.json.schema.common.dsl.Schemas.numberSchema;
 import static io.vertx.json.schema.common.dsl.Schemas.stringSchema;
 
 import dev.sonde.core.Unit;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.json.schema.common.dsl.SchemaBuilder;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Collectors;
 
 /**
@@ -35,6 +38,30 @@ public final class SeriesSpecArgs {
           + " last-7d";
 
   private SeriesSpecArgs() {}
+
+  /**
+   * The tags a spec names, {@code tag} first, then {@code tags}; each field may be one string or a
+   * list of them.
+   */
+  public static List<String> tagsNamed(JsonObject spec) {
+    List<String> tags = new ArrayList<>();
+    addTags(spec.getValue("tags"), tags);
+    Object one = spec.getValue("tag");
+    if (one instanceof String s && !tags.contains(s)) {
+      tags.add(0, s);
+    } else if (one instanceof JsonArray) {
+      addTags(one, tags);
+    }
+    return tags;
+  }
+
+  private static void addTags(Object named, List<String> tags) {
+    if (named instanceof JsonArray a) {
+      a.forEach(t -> tags.add(String.valueOf(t)));
+    } else if (named instanceof String s) {
+      tags.add(s);
+    }
+  }
 
   /** One tag or several: a string, or a list of them. */
   public static SchemaBuilder<?, ?> oneOrMany() {

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,20 +23,8 @@ class ToolsListGoldenTest {
 
   @Test
   void theDefaultToolListMatchesTheGoldenFile() throws IOException {
-    FamilyServices services = new FamilyServices(SondeConfig.defaults(), null, null, null, null);
     JsonArray listing = new JsonArray();
-    Families.of(
-            services,
-            new Families.Engines(
-                Instant.now(),
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                new DocsLibrary(SondeConfig.defaults(), () -> "")))
-        .forEach(family -> family.specs().forEach(s -> listing.add(s.toJson())));
+    defaultFamilies().forEach(family -> family.specs().forEach(s -> listing.add(s.toJson())));
     String actual = listing.encodePrettily() + "\n";
     if (Boolean.getBoolean("sonde.updateGolden")) {
       Files.createDirectories(GOLDEN.getParent());
@@ -45,5 +34,21 @@ class ToolsListGoldenTest {
         Files.readString(GOLDEN),
         actual,
         "tools/list changed; if that is intended, rerun with -Dsonde.updateGolden=true and commit the file");
+  }
+
+  /** The families of a default server, built without starting it. */
+  static List<FamilyVerticle> defaultFamilies() {
+    FamilyServices services = new FamilyServices(SondeConfig.defaults(), null, null, null, null);
+    return Families.of(
+        services,
+        new Families.Engines(
+            Instant.now(),
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            new DocsLibrary(SondeConfig.defaults(), () -> "")));
   }
 }
