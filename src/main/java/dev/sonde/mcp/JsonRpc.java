@@ -13,8 +13,17 @@ public final class JsonRpc {
   /** Implementation-defined: the server is at a limit and the request may succeed later. */
   public static final int SERVER_BUSY = -32000;
 
-  /** MCP: the resource does not exist. */
+  /** MCP before 2026-07-28: the resource does not exist (the modern revision says -32602). */
   public static final int RESOURCE_NOT_FOUND = -32002;
+
+  /** MCP 2026-07-28: the HTTP headers do not match the body, or a required one is missing. */
+  public static final int HEADER_MISMATCH = -32020;
+
+  /** MCP 2026-07-28: the request needs a client capability it did not declare. */
+  public static final int MISSING_CLIENT_CAPABILITY = -32021;
+
+  /** MCP 2026-07-28: the request's protocol version is not one the server speaks. */
+  public static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
   private JsonRpc() {}
 
@@ -27,6 +36,14 @@ public final class JsonRpc {
         .put("jsonrpc", "2.0")
         .put("id", id)
         .put("error", new JsonObject().put("code", code).put("message", message));
+  }
+
+  public static JsonObject error(Object id, McpException e) {
+    JsonObject error = error(id, e.code(), e.getMessage());
+    if (e.data() != null) {
+      error.getJsonObject("error").put("data", e.data());
+    }
+    return error;
   }
 
   public static JsonObject notification(String method, JsonObject params) {

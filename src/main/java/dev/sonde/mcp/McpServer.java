@@ -12,8 +12,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +31,17 @@ public final class McpServer {
 
   private static final Logger LOG = LoggerFactory.getLogger(McpServer.class);
   private static final JsonObject EMPTY = new JsonObject();
+
+  /** Methods of the 2025-11-25 session lifecycle, unknown to a modern request. */
+  private static final Set<String> LEGACY_ONLY =
+      Set.of(
+          "initialize",
+          "ping",
+          "logging/setLevel",
+          "resources/subscribe",
+          "resources/unsubscribe",
+          "tasks/result",
+          "tasks/list");
 
   private final SondeConfig config;
   private final SessionStore sessions;
@@ -129,9 +142,21 @@ public final class McpServer {
 
   /**
    * Handles one message. The future holds the response to send, or null when there is none (a
-   * notification, a response from the client, a cancelled request).
+   * notification, a response from the client, a cancelled request). A request whose {@code _meta}
+   * names a protocol version is served statelessly in the modern era, whatever the connection.
    */
   public Future<JsonObject> handle(Session session, JsonObject message, ClientChannel channel) {
+    return handle(session, session.transport(), message, channel);
+  }
+
+  /** Handles one message that arrived outside any session (a modern HTTP POST). */
+  public Future<JsonObject> handleStateless(
+      String transport, JsonObject message, ClientChannel channel) {
+    return handle(null, transport, message, channel);
+  }
+
+  private Future<JsonObject> handle(
+      Session session, String transport, JsonObject message, ClientChannel channel) {
     String problem = JsonRpc.envelopeProblem(message);
     Object id = message.getValue("id");
     if (problem != null) {
@@ -139,18 +164,26 @@ public final class McpServer {
           JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "invalid request: " + problem));
     }
     if (JsonRpc.isResponse(message)) {
-      clientResponse(session, message);
+      if (session != null) {
+        clientResponse(session, message);
+      }
       return Future.succeededFuture();
     }
     String method = message.getString("method");
     JsonObject params = message.getJsonObject("params", EMPTY);
     if (!message.containsKey("id")) {
-      notification(session, method, params);
+      if (session != null) {
+        notification(session, method, params);
+      }
       return Future.succeededFuture();
     }
+    boolean modern = RequestMeta.isModern(message);
     Future<JsonObject> result;
     try {
-      result = request(session, id, method, params, channel);
+      result =
+          modern
+              ? modernRequest(session, transport, id, method, params, channel)
+              : request(session, id, method, params, channel);
     } catch (McpException | CallerException e) {
       result = Future.failedFuture(e);
     } catch (RuntimeException e) {
@@ -160,11 +193,14 @@ public final class McpServer {
     return result.transform(
         ar -> {
           if (ar.succeeded()) {
+            JsonObject answer = ar.result();
             return Future.succeededFuture(
-                ar.result() == null ? null : JsonRpc.result(id, ar.result()));
+                answer == null
+                    ? null
+                    : JsonRpc.result(id, modern ? modernResult(method, answer) : answer));
           }
           if (ar.cause() instanceof McpException e) {
-            return Future.succeededFuture(JsonRpc.error(id, e.code(), e.getMessage()));
+            return Future.succeededFuture(JsonRpc.error(id, e));
           }
           if (ar.cause() instanceof CallerException e) {
             // a provider's caller-fixable problem: a missing argument, an unknown table
@@ -175,6 +211,106 @@ public final class McpServer {
           return Future.succeededFuture(
               JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "internal error"));
         });
+  }
+
+  /**
+   * A 2026-07-28 request: its own metadata stands in for a session's, so any node can answer it.
+   * The legacy lifecycle methods ({@code initialize}, {@code ping}, {@code logging/setLevel},
+   * {@code resources/subscribe}) do not exist in this era.
+   */
+  private Future<JsonObject> modernRequest(
+      Session connection,
+      String transport,
+      Object id,
+      String method,
+      JsonObject params,
+      ClientChannel channel) {
+    RequestMeta meta = RequestMeta.of(params);
+    Session request = Session.forRequest(connection, transport, sessions.defaultAccount(), meta);
+    int pageSize = config.mcp().pageSize();
+    return switch (method) {
+      case "server/discover" -> done(discover());
+      case "tools/list" ->
+          done(Cursors.page(tools.listing(), params.getString("cursor"), pageSize, "tools"));
+      case "tools/call" -> caller.call(request, id, params, channel);
+      case "resources/list" ->
+          done(
+              Cursors.page(
+                  collect(ResourceProvider::resources),
+                  params.getString("cursor"),
+                  pageSize,
+                  "resources"));
+      case "resources/templates/list" ->
+          done(
+              Cursors.page(
+                  collect(ResourceProvider::templates),
+                  params.getString("cursor"),
+                  pageSize,
+                  "resourceTemplates"));
+      case "resources/read" -> readResource(required(params, "uri"), JsonRpc.INVALID_PARAMS);
+      case "prompts/list" ->
+          done(Cursors.page(promptListing(), params.getString("cursor"), pageSize, "prompts"));
+      case "prompts/get" ->
+          getPrompt(required(params, "name"), params.getJsonObject("arguments", EMPTY));
+      case "completion/complete" -> complete(params);
+      default ->
+          throw new McpException(
+              JsonRpc.METHOD_NOT_FOUND,
+              "method not found in "
+                  + meta.protocolVersion()
+                  + ": "
+                  + Quote.of(method)
+                  + (LEGACY_ONLY.contains(method)
+                      ? " belongs to the 2025-11-25 session lifecycle; send initialize for it"
+                      : ""));
+    };
+  }
+
+  /**
+   * A modern result as the revision shapes it: {@code resultType}, the server's identity in {@code
+   * _meta}, and for cacheable results how long and by whom they may be cached. A shallow copy: the
+   * answer may be a provider's cached object.
+   */
+  private JsonObject modernResult(String method, JsonObject answer) {
+    JsonObject result = new JsonObject(new LinkedHashMap<>(answer.getMap()));
+    if (!result.containsKey("resultType")) {
+      result.put("resultType", "complete");
+    }
+    JsonObject meta =
+        result.getValue("_meta") instanceof JsonObject m
+            ? new JsonObject(new LinkedHashMap<>(m.getMap()))
+            : new JsonObject();
+    result.put("_meta", meta.put(RequestMeta.SERVER_INFO, serverInfo()));
+    Caching caching = Caching.of(method, config);
+    if (caching != null) {
+      result.put("ttlMs", caching.ttlMs()).put("cacheScope", caching.scope());
+    }
+    return result;
+  }
+
+  private JsonObject discover() {
+    JsonObject result =
+        new JsonObject()
+            .put("supportedVersions", ProtocolVersions.MODERN_SUPPORTED)
+            .put(
+                "capabilities",
+                new JsonObject()
+                    .put("tools", new JsonObject())
+                    .put("resources", new JsonObject())
+                    .put("prompts", new JsonObject())
+                    .put("logging", new JsonObject())
+                    .put("completions", new JsonObject()));
+    if (info.instructions() != null) {
+      result.put("instructions", info.instructions());
+    }
+    return result;
+  }
+
+  private JsonObject serverInfo() {
+    return new JsonObject()
+        .put("name", info.name())
+        .put("title", info.title())
+        .put("version", info.version());
   }
 
   private Future<JsonObject> request(
@@ -208,7 +344,7 @@ public final class McpServer {
                   params.getString("cursor"),
                   pageSize,
                   "resourceTemplates"));
-      case "resources/read" -> readResource(required(params, "uri"));
+      case "resources/read" -> readResource(required(params, "uri"), JsonRpc.RESOURCE_NOT_FOUND);
       case "resources/subscribe" -> subscribe(session, required(params, "uri"), true);
       case "resources/unsubscribe" -> subscribe(session, required(params, "uri"), false);
       case "prompts/list" ->
@@ -284,12 +420,7 @@ public final class McpServer {
     return new JsonObject()
         .put("protocolVersion", version)
         .put("capabilities", capabilities)
-        .put(
-            "serverInfo",
-            new JsonObject()
-                .put("name", info.name())
-                .put("title", info.title())
-                .put("version", info.version()))
+        .put("serverInfo", serverInfo())
         .put("instructions", info.instructions());
   }
 
@@ -306,15 +437,14 @@ public final class McpServer {
     return all;
   }
 
-  private Future<JsonObject> readResource(String uri) {
+  private Future<JsonObject> readResource(String uri, int notFound) {
     for (ResourceProvider provider : resources) {
       if (provider.owns(uri)) {
         return provider.read(uri);
       }
     }
     throw new McpException(
-        JsonRpc.RESOURCE_NOT_FOUND,
-        "resource not found: " + Quote.of(uri) + "; resources/list shows what exists");
+        notFound, "resource not found: " + Quote.of(uri) + "; resources/list shows what exists");
   }
 
   private Future<JsonObject> subscribe(Session session, String uri, boolean on) {

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,7 +22,7 @@ public final class Session {
   private final String account;
   private final Instant createdAt = Instant.now();
   private final Set<String> subscriptions = ConcurrentHashMap.newKeySet();
-  private final Map<String, InFlightCall> calls = new ConcurrentHashMap<>();
+  private final Map<String, InFlightCall> calls;
   private final Map<String, Promise<JsonObject>> clientRequests = new ConcurrentHashMap<>();
   private final AtomicLong clientRequestIds = new AtomicLong();
   private final List<Runnable> closeActions = new CopyOnWriteArrayList<>();
@@ -35,10 +36,38 @@ public final class Session {
   private volatile long lastActive = System.currentTimeMillis();
 
   public Session(String id, String transport, String account, String logLevel) {
+    this(id, transport, account, logLevel, new ConcurrentHashMap<>());
+  }
+
+  private Session(
+      String id,
+      String transport,
+      String account,
+      String logLevel,
+      Map<String, InFlightCall> calls) {
     this.id = id;
     this.transport = transport;
     this.account = account;
     this.logLevel = logLevel;
+    this.calls = calls;
+  }
+
+  /**
+   * A modern (2026-07-28) request's own session: its version, capabilities and log level hold for
+   * this request only, nothing is sent beside its answer, and it lives in no store. On a connection
+   * (stdio, WebSocket) it shares that connection's calls, so a {@code notifications/cancelled} sent
+   * there finds it; over HTTP ({@code connection} null) its stream is its only tie.
+   */
+  static Session forRequest(
+      Session connection, String transport, String account, RequestMeta meta) {
+    Session session =
+        connection == null
+            ? new Session("request-" + UUID.randomUUID(), transport, account, meta.logLevel())
+            : new Session(
+                connection.id, connection.transport, account, meta.logLevel(), connection.calls);
+    session.initialize(meta.protocolVersion(), meta.clientInfo(), meta.clientCapabilities());
+    session.initialized = true;
+    return session;
   }
 
   public String id() {
@@ -69,6 +98,7 @@ public final class Session {
     return clientCapabilities;
   }
 
+  /** The lowest level of log notification the client wants, or null for none. */
   public String logLevel() {
     return logLevel;
   }

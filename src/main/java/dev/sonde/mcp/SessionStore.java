@@ -40,6 +40,11 @@ public final class SessionStore {
     return session;
   }
 
+  /** The account a request without credentials acts as. */
+  public String defaultAccount() {
+    return defaultAccount;
+  }
+
   public Session get(String id) {
     Session session = id == null ? null : sessions.get(id);
     if (session != null) {

@@ -93,7 +93,8 @@ final class ToolCaller {
     InFlightCall inFlight = new InFlightCall(call.id());
     String key = String.valueOf(requestId);
     session.calls().put(key, inFlight);
-    if (cancelOnDisconnect) {
+    // in the modern era a closed stream is the request's cancellation, whatever the setting
+    if (cancelOnDisconnect || ProtocolVersions.isModern(session.protocolVersion())) {
       channel.onClose(() -> cancel(session, requestId, "the client disconnected"));
     }
     return dispatch(call, channel, event -> {})
@@ -278,7 +279,7 @@ final class ToolCaller {
     JsonObject body = msg.body();
     if ("log".equals(body.getString("type"))) {
       String level = body.getString("level", "info");
-      if (LogLevel.rank(level) >= LogLevel.rank(session.logLevel())) {
+      if (session.logLevel() != null && LogLevel.rank(level) >= LogLevel.rank(session.logLevel())) {
         channel.send(
             JsonRpc.notification(
                 "notifications/message",

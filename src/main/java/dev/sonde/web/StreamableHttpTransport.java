@@ -6,6 +6,7 @@ import dev.sonde.mcp.JsonRpc;
 import dev.sonde.mcp.McpException;
 import dev.sonde.mcp.McpServer;
 import dev.sonde.mcp.ProtocolVersions;
+import dev.sonde.mcp.RequestMeta;
 import dev.sonde.mcp.Session;
 import dev.sonde.mcp.WireJson;
 import io.vertx.core.Future;
@@ -22,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * MCP Streamable HTTP at one endpoint: POST carries one message and answers with JSON, upgraded to
@@ -37,6 +40,7 @@ public final class StreamableHttpTransport {
   private static final int STREAM_LIMIT = 1000;
   private static final int STREAMS_KEPT = 32;
   private static final String TRANSPORT = "streamable-http";
+  private static final Logger LOG = LoggerFactory.getLogger(StreamableHttpTransport.class);
 
   private final Vertx vertx;
   private final McpServer server;
@@ -55,11 +59,30 @@ public final class StreamableHttpTransport {
 
   /** Handles a request to {@link #PATH} (the hot path skips the router). */
   void handle(HttpServerRequest request) {
+    if (!"POST".equals(request.method().name())
+        && ProtocolVersions.isModern(request.getHeader(PROTOCOL_HEADER))) {
+      plain(request.response(), 405, "2026-07-28 has no GET or DELETE: every message is a POST");
+      return;
+    }
     switch (request.method().name()) {
-      case "POST" -> readBody(request).onSuccess(body -> post(request, body));
+      case "POST" ->
+          readBody(request).onSuccess(body -> guarded(request, () -> post(request, body)));
       case "GET" -> get(request);
       case "DELETE" -> delete(request);
       default -> plain(request.response(), 405, "use POST, GET or DELETE");
+    }
+  }
+
+  /** A bug costs its request a 500 and a log line; it never leaves the request hanging. */
+  private static void guarded(HttpServerRequest request, Runnable work) {
+    try {
+      work.run();
+    } catch (RuntimeException e) {
+      LOG.error("MCP request failed", e);
+      if (!request.response().headWritten()) {
+        json(
+            request.response(), 500, JsonRpc.error(null, JsonRpc.INTERNAL_ERROR, "internal error"));
+      }
     }
   }
 
@@ -159,6 +182,10 @@ public final class StreamableHttpTransport {
       return;
     }
     String version = request.getHeader(PROTOCOL_HEADER);
+    if (ProtocolVersions.isModern(version) || RequestMeta.isModern(message)) {
+      modernPost(request, message);
+      return;
+    }
     if (version != null && !ProtocolVersions.isSupported(version)) {
       rpcError(
           response,
@@ -211,6 +238,54 @@ public final class StreamableHttpTransport {
               }
               exchange.complete(result);
             });
+  }
+
+  /**
+   * A 2026-07-28 message: no session, headers that must agree with the body, and an answer scoped
+   * to this request. A notification is accepted and acted on by nothing here (cancelling is closing
+   * the request's stream).
+   */
+  private void modernPost(HttpServerRequest request, JsonObject message) {
+    HttpServerResponse response = request.response();
+    if (!JsonRpc.isRequest(message)) {
+      response.setStatusCode(202).end();
+      return;
+    }
+    Object id = message.getValue("id");
+    String missing = missingMeta(message);
+    if (missing != null) {
+      json(
+          response,
+          400,
+          JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "params._meta needs \"" + missing + "\""));
+      return;
+    }
+    String mismatch = McpRequestHeaders.mismatch(request, message);
+    if (mismatch != null) {
+      json(
+          response,
+          400,
+          JsonRpc.error(id, JsonRpc.HEADER_MISMATCH, "Header mismatch: " + mismatch));
+      return;
+    }
+    RequestStream stream =
+        new RequestStream(vertx, response, config.server().keepAliveSeconds() * 1000L);
+    server.handleStateless(TRANSPORT, message, stream).onSuccess(stream::complete);
+  }
+
+  /** The first of the modern keys every request's {@code _meta} carries that is absent, or null. */
+  private static String missingMeta(JsonObject message) {
+    JsonObject meta =
+        message.getValue("params") instanceof JsonObject p
+                && p.getValue("_meta") instanceof JsonObject m
+            ? m
+            : new JsonObject();
+    for (String key : List.of(RequestMeta.PROTOCOL_VERSION, RequestMeta.CLIENT_CAPABILITIES)) {
+      if (!meta.containsKey(key)) {
+        return key;
+      }
+    }
+    return null;
   }
 
   /** {@code application/json}, with parameters such as a charset, and nothing else. */

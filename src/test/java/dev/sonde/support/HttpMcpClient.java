@@ -35,8 +35,21 @@ public final class HttpMcpClient implements McpClient {
   /** The SSE event ids seen on POST streams, for resumption tests. */
   public final List<String> eventIds = Collections.synchronizedList(new ArrayList<>());
 
+  /** Speaks 2026-07-28: no session, every request states its version, headers mirror bodies. */
+  private final boolean modern;
+
   public HttpMcpClient(int port) {
+    this(port, false);
+  }
+
+  private HttpMcpClient(int port, boolean modern) {
     this.uri = URI.create("http://127.0.0.1:" + port + "/mcp");
+    this.modern = modern;
+  }
+
+  /** A client of the modern (stateless) revision. */
+  public static HttpMcpClient modern(int port) {
+    return new HttpMcpClient(port, true);
   }
 
   public String sessionId() {
@@ -44,6 +57,9 @@ public final class HttpMcpClient implements McpClient {
   }
 
   public HttpRequest.Builder post(JsonObject message) {
+    if (modern) {
+      message = message.copy().put("params", McpClient.modern(message.getJsonObject("params")));
+    }
     HttpRequest.Builder builder =
         HttpRequest.newBuilder(uri)
             .header("Content-Type", "application/json")
@@ -54,6 +70,17 @@ public final class HttpMcpClient implements McpClient {
     }
     if (protocolVersion != null) {
       builder.header("MCP-Protocol-Version", protocolVersion);
+    }
+    if (modern) {
+      JsonObject params = message.getJsonObject("params");
+      builder
+          .header("MCP-Protocol-Version", McpClient.MODERN)
+          .header("Mcp-Method", message.getString("method"));
+      Object name =
+          params.getValue(message.getString("method").equals("resources/read") ? "uri" : "name");
+      if (name instanceof String n) {
+        builder.header("Mcp-Name", n);
+      }
     }
     return builder;
   }

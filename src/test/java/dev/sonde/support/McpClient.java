@@ -67,6 +67,28 @@ public interface McpClient extends AutoCloseable {
         .put("clientInfo", new JsonObject().put("name", clientName).put("version", "1"));
   }
 
+  /** The modern revision, stated on every request instead of negotiated once. */
+  String MODERN = "2026-07-28";
+
+  /**
+   * {@code params} as a modern (2026-07-28) request carries them: the version, the client's
+   * capabilities (none here) and its identity in {@code _meta}, beside whatever it held.
+   */
+  static JsonObject modern(JsonObject params) {
+    JsonObject copy = params == null ? new JsonObject() : params.copy();
+    JsonObject meta = copy.getJsonObject("_meta", new JsonObject());
+    copy.put(
+        "_meta",
+        new JsonObject()
+            .put("io.modelcontextprotocol/protocolVersion", MODERN)
+            .put("io.modelcontextprotocol/clientCapabilities", new JsonObject())
+            .put(
+                "io.modelcontextprotocol/clientInfo",
+                new JsonObject().put("name", "sonde-tests").put("version", "1"))
+            .mergeIn(meta));
+    return copy;
+  }
+
   default JsonObject initialize(String version) {
     JsonObject response = request(0, "initialize", initializeParams(version, "sonde-tests"));
     notify("notifications/initialized", null);
