@@ -49,7 +49,8 @@ public record SondeConfig(
       int toolTimeoutSeconds,
       String defaultLogLevel,
       String defaultAccount,
-      boolean conformance) {}
+      boolean conformance,
+      String requestStateSecret) {}
 
   /** Long work: its pool, the history kept for replay, and cancellation on disconnect. */
   public record JobsConfig(
@@ -219,7 +220,7 @@ public record SondeConfig(
             256,
             4096,
             0),
-        new McpConfig(50, 30, 10_000, 60, "info", "local", false),
+        new McpConfig(50, 30, 10_000, 60, "info", "local", false, ""),
         new JobsConfig(8, 1000, 200, true, 3600),
         new DataConfig("data"),
         new ClusterConfig(false),

@@ -15,6 +15,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The fixture tools that {@code @modelcontextprotocol/conformance} expects by name. Deployed only
@@ -33,6 +34,10 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
   }
 
   private static List<FixtureTool> tools() {
+    return Stream.concat(legacyEraTools().stream(), InputFixtures.tools().stream()).toList();
+  }
+
+  private static List<FixtureTool> legacyEraTools() {
     return List.of(
         simple(
             "test_simple_text",

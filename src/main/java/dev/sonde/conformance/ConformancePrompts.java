@@ -1,5 +1,6 @@
 package dev.sonde.conformance;
 
+import dev.sonde.tools.ClientInput;
 import dev.sonde.tools.PromptProvider;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -25,7 +26,27 @@ public final class ConformancePrompts implements PromptProvider {
             "test_prompt_with_embedded_resource",
             "A prompt embedding a resource",
             new JsonArray().add(arg("resourceUri", "URI of the resource to embed"))),
-        prompt("test_prompt_with_image", "A prompt with an image", new JsonArray()));
+        prompt("test_prompt_with_image", "A prompt with an image", new JsonArray()),
+        prompt(
+            "test_input_required_result_prompt",
+            "A prompt that asks the user for context before it is written",
+            new JsonArray()));
+  }
+
+  @Override
+  public Future<JsonObject> get(String name, JsonObject args, JsonObject inputResponses) {
+    if (!"test_input_required_result_prompt".equals(name)) {
+      return get(name, args);
+    }
+    JsonObject context = ClientInput.accepted(inputResponses, "user_context");
+    return Future.succeededFuture(
+        context == null
+            ? InputFixtures.askContext()
+            : new JsonObject()
+                .put(
+                    "messages",
+                    new JsonArray()
+                        .add(user(text("Use this context: " + context.getValue("context"))))));
   }
 
   @Override

@@ -32,6 +32,9 @@ public final class McpServer {
   private static final Logger LOG = LoggerFactory.getLogger(McpServer.class);
   private static final JsonObject EMPTY = new JsonObject();
 
+  /** How long a sealed requestState is honoured: a person answering a question may take a while. */
+  private static final long REQUEST_STATE_LIFETIME_MILLIS = 3_600_000;
+
   /** Methods of the 2025-11-25 session lifecycle, unknown to a modern request. */
   private static final Set<String> LEGACY_ONLY =
       Set.of(
@@ -72,7 +75,8 @@ public final class McpServer {
             tools,
             config.mcp().toolTimeoutSeconds() * 1000L,
             config.jobs().taskTtlSeconds() * 1000L,
-            config.jobs().cancelOnDisconnect());
+            config.jobs().cancelOnDisconnect(),
+            new RequestStates(config.mcp().requestStateSecret(), REQUEST_STATE_LIFETIME_MILLIS));
     tools.onChange(() -> broadcast(JsonRpc.notification("notifications/tools/list_changed", null)));
     vertx
         .eventBus()
@@ -251,7 +255,10 @@ public final class McpServer {
       case "prompts/list" ->
           done(Cursors.page(promptListing(), params.getString("cursor"), pageSize, "prompts"));
       case "prompts/get" ->
-          getPrompt(required(params, "name"), params.getJsonObject("arguments", EMPTY));
+          getPrompt(
+              required(params, "name"),
+              params.getJsonObject("arguments", EMPTY),
+              params.getValue("inputResponses") instanceof JsonObject r ? r : EMPTY);
       case "completion/complete" -> complete(params);
       default ->
           throw new McpException(
@@ -350,7 +357,7 @@ public final class McpServer {
       case "prompts/list" ->
           done(Cursors.page(promptListing(), params.getString("cursor"), pageSize, "prompts"));
       case "prompts/get" ->
-          getPrompt(required(params, "name"), params.getJsonObject("arguments", EMPTY));
+          getPrompt(required(params, "name"), params.getJsonObject("arguments", EMPTY), EMPTY);
       case "completion/complete" -> complete(params);
       case "logging/setLevel" -> done(setLevel(session, required(params, "level")));
       case "tasks/get" -> done(caller.taskGet(session, params));
@@ -472,9 +479,9 @@ public final class McpServer {
     }
   }
 
-  private Future<JsonObject> getPrompt(String name, JsonObject arguments) {
+  private Future<JsonObject> getPrompt(String name, JsonObject arguments, JsonObject input) {
     for (PromptProvider provider : prompts) {
-      Future<JsonObject> result = provider.get(name, arguments);
+      Future<JsonObject> result = provider.get(name, arguments, input);
       if (result != null) {
         return result;
       }

@@ -36,14 +36,20 @@ final class ToolCaller {
   private final long defaultTimeoutMillis;
   private final long taskTtlMillis;
   private final boolean cancelOnDisconnect;
+  private final RequestStates states;
+
+  /** Rounds of client input one legacy call may ask for before Sonde gives up on it. */
+  private static final int MAX_INPUT_ROUNDS = 8;
 
   ToolCaller(
       Vertx vertx,
       ToolRegistry tools,
       long defaultTimeoutMillis,
       long taskTtlMillis,
-      boolean cancelOnDisconnect) {
+      boolean cancelOnDisconnect,
+      RequestStates states) {
     this.vertx = vertx;
+    this.states = states;
     this.tools = tools;
     this.defaultTimeoutMillis = defaultTimeoutMillis;
     this.taskTtlMillis = taskTtlMillis;
@@ -76,6 +82,11 @@ final class ToolCaller {
       throw new McpException(
           JsonRpc.METHOD_NOT_FOUND, name + " runs only as a task; add \"task\": {} to the call");
     }
+    boolean modern = ProtocolVersions.isModern(session.protocolVersion());
+    if (modern) {
+      requireCapabilities(name, tool.spec().requiredCapabilities(), session.clientCapabilities());
+    }
+    Input input = inputOf(params, name, session.account());
     Object arguments = params.getValue("arguments");
     String problem =
         arguments == null || arguments instanceof JsonObject
@@ -83,7 +94,8 @@ final class ToolCaller {
                 tool, arguments == null ? new JsonObject() : (JsonObject) arguments)
             : "\"arguments\" must be an object";
     JsonObject args = arguments instanceof JsonObject a ? a : new JsonObject();
-    Call call = new Call(session, requestId, tool, args, token, UUID.randomUUID().toString());
+    Call call =
+        new Call(session, requestId, tool, args, token, UUID.randomUUID().toString(), input, 0);
     if (task != null) {
       return Future.succeededFuture(startTask(call, problem, task));
     }
@@ -97,9 +109,119 @@ final class ToolCaller {
     if (cancelOnDisconnect || ProtocolVersions.isModern(session.protocolVersion())) {
       channel.onClose(() -> cancel(session, requestId, "the client disconnected"));
     }
-    return dispatch(call, channel, event -> {})
+    Consumer<JsonObject> noSteps = event -> {};
+    return dispatch(call, channel, noSteps)
+        .compose(result -> answer(call, channel, noSteps, inFlight, result))
         .map(result -> inFlight.cancelled ? null : result)
         .onComplete(ar -> session.calls().remove(key, inFlight));
+  }
+
+  /** A -32021 naming what the tool needs of the client that this request did not declare. */
+  private static void requireCapabilities(String tool, JsonObject required, JsonObject declared) {
+    JsonObject missing = new JsonObject();
+    required.forEach(
+        e -> {
+          if (!declared.containsKey(e.getKey())) {
+            missing.put(e.getKey(), e.getValue());
+          }
+        });
+    if (!missing.isEmpty()) {
+      throw new McpException(
+          JsonRpc.MISSING_CLIENT_CAPABILITY,
+          tool
+              + " needs the client capabilities "
+              + missing.fieldNames()
+              + "; declare them in _meta's "
+              + RequestMeta.CLIENT_CAPABILITIES,
+          new JsonObject().put("requiredCapabilities", missing));
+    }
+  }
+
+  /** A retry's answers and the tool's sealed state, opened; -32602 when the state was tampered. */
+  private Input inputOf(JsonObject params, String tool, String account) {
+    JsonObject responses =
+        params.getValue("inputResponses") instanceof JsonObject r ? r : new JsonObject();
+    Object sealed = params.getValue("requestState");
+    if (sealed == null) {
+      return new Input(responses, new JsonObject());
+    }
+    if (!(sealed instanceof String s)) {
+      throw new McpException(
+          JsonRpc.INVALID_PARAMS, "requestState must be the string the server returned");
+    }
+    return new Input(responses, states.open(s, tool, account));
+  }
+
+  /**
+   * The wire answer to a tool's result. A tool that needs client input first gives a modern client
+   * its input requests with the state sealed; on a legacy session Sonde sends those requests to the
+   * client itself and runs the tool again with the answers, so tools ask in one way for both eras.
+   */
+  private Future<JsonObject> answer(
+      Call call,
+      ClientChannel channel,
+      Consumer<JsonObject> onStep,
+      InFlightCall inFlight,
+      ToolResult result) {
+    ToolResult.InputRequired asked = result.inputRequired();
+    if (asked == null) {
+      return Future.succeededFuture(result.toJson());
+    }
+    String tool = call.tool().spec().name();
+    Session session = call.session();
+    if (ProtocolVersions.isModern(session.protocolVersion())) {
+      JsonObject json = result.toJson();
+      if (asked.state() != null) {
+        json.put("requestState", states.seal(tool, session.account(), asked.state()));
+      }
+      return Future.succeededFuture(json);
+    }
+    if (call.round() + 1 >= MAX_INPUT_ROUNDS) {
+      return Future.succeededFuture(
+          ToolResult.error(tool + " asked the client for input " + MAX_INPUT_ROUNDS + " times")
+              .toJson());
+    }
+    List<String> keys = new ArrayList<>(asked.inputRequests().fieldNames());
+    List<Future<JsonObject>> answers = new ArrayList<>();
+    for (String key : keys) {
+      JsonObject request = asked.inputRequests().getJsonObject(key, new JsonObject());
+      String method = request.getString("method", "");
+      String capability = method.substring(0, Math.max(0, method.indexOf('/')));
+      if (!session.clientCapabilities().containsKey(capability)) {
+        return Future.succeededFuture(
+            ToolResult.error(
+                    tool
+                        + " needs the client's '"
+                        + capability
+                        + "' capability, which this session did not declare")
+                .toJson());
+      }
+      answers.add(
+          clientRequest(
+              session, channel, method, request.getJsonObject("params", new JsonObject())));
+    }
+    return Future.all(answers)
+        .compose(
+            all -> {
+              JsonObject responses = new JsonObject();
+              for (int i = 0; i < keys.size(); i++) {
+                responses.put(keys.get(i), all.resultAt(i));
+              }
+              Call next =
+                  call.nextRound(
+                      new Input(
+                          responses, asked.state() == null ? new JsonObject() : asked.state()));
+              if (inFlight != null) {
+                inFlight.callId = next.id();
+              }
+              return dispatch(next, channel, onStep)
+                  .compose(again -> answer(next, channel, onStep, inFlight, again));
+            },
+            failed ->
+                Future.succeededFuture(
+                    ToolResult.error(
+                            tool + " could not get the client's input: " + failed.getMessage())
+                        .toJson()));
   }
 
   /** Cancels the call answering {@code requestId}; its response will not be sent. */
@@ -137,10 +259,12 @@ final class ToolCaller {
             standalone.send(message);
           }
         };
+    Consumer<JsonObject> onStep = step -> task.message(step.getString("message"));
     Future<JsonObject> run =
         problem != null
             ? Future.succeededFuture(ToolResult.error(problem).toJson())
-            : dispatch(call, toSession, step -> task.message(step.getString("message")));
+            : dispatch(call, toSession, onStep)
+                .compose(result -> answer(call, toSession, onStep, null, result));
     run.onComplete(
         ar -> {
           boolean ok = ar.succeeded() && !ar.result().getBoolean("isError", false);
@@ -190,7 +314,7 @@ final class ToolCaller {
     }
   }
 
-  private Future<JsonObject> dispatch(
+  private Future<ToolResult> dispatch(
       Call call, ClientChannel channel, Consumer<JsonObject> onStep) {
     Session session = call.session();
     ToolRegistry.RegisteredTool tool = call.tool();
@@ -207,7 +331,14 @@ final class ToolCaller {
             .addHeader(CallHeaders.REQUEST, String.valueOf(call.requestId()))
             .addHeader(CallHeaders.ACCOUNT, session.account())
             .addHeader(CallHeaders.DEADLINE, String.valueOf(System.currentTimeMillis() + timeout))
-            .addHeader(CallHeaders.CALL, callId);
+            .addHeader(CallHeaders.CALL, callId)
+            .addHeader(CallHeaders.CLIENT_CAPABILITIES, session.clientCapabilities().encode());
+    if (!call.input().responses().isEmpty()) {
+      options.addHeader(CallHeaders.INPUT_RESPONSES, call.input().responses().encode());
+    }
+    if (!call.input().state().isEmpty()) {
+      options.addHeader(CallHeaders.REQUEST_STATE, call.input().state().encode());
+    }
     if (call.progressToken() != null) {
       options.addHeader(CallHeaders.PROGRESS_TOKEN, String.valueOf(call.progressToken()));
     }
@@ -238,7 +369,7 @@ final class ToolCaller {
           vertx.eventBus().request(CallHeaders.FAMILY_PREFIX + tool.family(), call.args(), options);
     }
     return reply
-        .map(m -> ((ToolResult) m.body()).toJson())
+        .map(m -> (ToolResult) m.body())
         .recover(
             failure -> {
               if (onEventLoop
@@ -247,11 +378,10 @@ final class ToolCaller {
                 publishCancel(callId, "timed out");
                 return Future.succeededFuture(
                     ToolResult.error(
-                            spec.name()
-                                + " timed out after "
-                                + (timeout + 999) / 1000
-                                + " s and was stopped; narrow the request and try again")
-                        .toJson());
+                        spec.name()
+                            + " timed out after "
+                            + (timeout + 999) / 1000
+                            + " s and was stopped; narrow the request and try again"));
               }
               return Future.failedFuture(asProtocolError(spec.name(), tool.family(), failure));
             })
@@ -326,7 +456,19 @@ final class ToolCaller {
       ToolRegistry.RegisteredTool tool,
       JsonObject args,
       Object progressToken,
-      String id) {}
+      String id,
+      Input input,
+      int round) {
+
+    /** The same call again with the client's answers: a round of its own, with its own id. */
+    Call nextRound(Input next) {
+      return new Call(
+          session, requestId, tool, args, progressToken, id + "." + (round + 1), next, round + 1);
+    }
+  }
+
+  /** A retry's answers to the tool's input requests, and the state the tool kept. */
+  private record Input(JsonObject responses, JsonObject state) {}
 
   /** Turns job steps into progress notifications carrying the client's own token. */
   private static final class ProgressRelay {

@@ -10,6 +10,15 @@ public final class CallHeaders {
   public static final String DEADLINE = "deadline";
   public static final String CALL = "call";
 
+  /** The client's capabilities as JSON: the request's own in the modern era, else the session's. */
+  public static final String CLIENT_CAPABILITIES = "clientCapabilities";
+
+  /** A retry's answers to the tool's input requests, as JSON by key. */
+  public static final String INPUT_RESPONSES = "inputResponses";
+
+  /** What the tool kept from its last round, as JSON, verified by the server. */
+  public static final String REQUEST_STATE = "requestState";
+
   /** The address prefix a family consumes: {@code sonde.tools.<family>}. */
   public static final String FAMILY_PREFIX = "sonde.tools.";
 

@@ -220,7 +220,7 @@ public abstract class FamilyVerticle extends VerticleBase {
             : (JsonObject) hostPaths.redactJson(result.structuredContent());
     return content == result.content() && structured == result.structuredContent()
         ? result
-        : new ToolResult(content, structured, result.isError());
+        : new ToolResult(content, structured, result.isError(), result.inputRequired());
   }
 
   private long deadlineTimer(Message<JsonObject> msg, ToolContext ctx, AtomicBoolean answered) {

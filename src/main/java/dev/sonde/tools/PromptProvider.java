@@ -15,6 +15,15 @@ public interface PromptProvider {
   Future<JsonObject> get(String name, JsonObject arguments);
 
   /**
+   * {@link #get(String, JsonObject)} on a modern retry that carries the client's answers to the
+   * prompt's input requests ({@code inputResponses}, by key); a prompt that asks for input returns
+   * an input-required result until they are there.
+   */
+  default Future<JsonObject> get(String name, JsonObject arguments, JsonObject inputResponses) {
+    return get(name, arguments);
+  }
+
+  /**
    * Completion values for a prompt argument; {@code resolved} holds the arguments the client has
    * already filled in.
    */

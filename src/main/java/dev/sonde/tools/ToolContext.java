@@ -84,6 +84,36 @@ public final class ToolContext {
     return headers.get(CallHeaders.CALL);
   }
 
+  /** What the client can do (its declared capabilities), for this request. */
+  public JsonObject clientCapabilities() {
+    return json(CallHeaders.CLIENT_CAPABILITIES);
+  }
+
+  /**
+   * Whether the client declared a capability: {@code elicitation}, {@code sampling}, {@code roots}.
+   */
+  public boolean clientCan(String capability) {
+    return clientCapabilities().containsKey(capability);
+  }
+
+  /**
+   * The client's answers to the input requests the tool returned last round, by key; empty on the
+   * first round. Each answer is the client's, unchecked: the tool validates what it reads.
+   */
+  public JsonObject inputResponses() {
+    return json(CallHeaders.INPUT_RESPONSES);
+  }
+
+  /** What the tool kept with its last input request, as it kept it; empty on the first round. */
+  public JsonObject requestState() {
+    return json(CallHeaders.REQUEST_STATE);
+  }
+
+  private JsonObject json(String header) {
+    String value = headers.get(header);
+    return value == null ? new JsonObject() : new JsonObject(value);
+  }
+
   public boolean hasProgressToken() {
     return headers.contains(CallHeaders.PROGRESS_TOKEN);
   }

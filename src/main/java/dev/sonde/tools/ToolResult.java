@@ -4,9 +4,28 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
- * An MCP {@code CallToolResult}: content blocks, optional structured content, and the error flag.
+ * An MCP {@code CallToolResult}: content blocks, optional structured content, and the error flag;
+ * or, when the tool needs something of the client first, its {@link InputRequired} request.
  */
-public record ToolResult(JsonArray content, JsonObject structuredContent, boolean isError) {
+public record ToolResult(
+    JsonArray content, JsonObject structuredContent, boolean isError, InputRequired inputRequired) {
+
+  /**
+   * What a tool asks of the client before it can answer (MCP's multi-round-trip pattern): the
+   * client requests to run, by key ({@code elicitation/create}, {@code sampling/createMessage},
+   * {@code roots/list}), and what the tool keeps for the retry that carries their answers. The
+   * server seals that state for a modern client, or runs the requests itself on a legacy session.
+   */
+  public record InputRequired(JsonObject inputRequests, JsonObject state) {}
+
+  public ToolResult(JsonArray content, JsonObject structuredContent, boolean isError) {
+    this(content, structuredContent, isError, null);
+  }
+
+  /** The tool needs these client requests answered, then to be called again with {@code state}. */
+  public static ToolResult inputRequired(JsonObject inputRequests, JsonObject state) {
+    return new ToolResult(null, null, false, new InputRequired(inputRequests, state));
+  }
 
   public static ToolResult text(String text) {
     return new ToolResult(new JsonArray().add(textBlock(text)), null, false);
@@ -49,7 +68,16 @@ public record ToolResult(JsonArray content, JsonObject structuredContent, boolea
     return new JsonObject().put("type", "text").put("text", text);
   }
 
+  /**
+   * The wire JSON; an input-required result carries its requests, its state left for the server to
+   * seal.
+   */
   public JsonObject toJson() {
+    if (inputRequired != null) {
+      return new JsonObject()
+          .put("resultType", "input_required")
+          .put("inputRequests", inputRequired.inputRequests());
+    }
     JsonObject json = new JsonObject().put("content", content);
     if (structuredContent != null) {
       json.put("structuredContent", structuredContent);

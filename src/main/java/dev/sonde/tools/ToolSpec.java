@@ -21,12 +21,15 @@ public record ToolSpec(
     ExecutionMode mode,
     TaskSupport taskSupport,
     Duration timeout,
-    boolean listed) {
+    boolean listed,
+    JsonObject requiredCapabilities) {
 
   public ToolSpec {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(description, "description");
     Objects.requireNonNull(inputSchema, "inputSchema");
+    requiredCapabilities =
+        requiredCapabilities == null ? new JsonObject() : requiredCapabilities.copy();
     inputSchema = Schemas.bounded(inputSchema);
     if (!name.matches("[a-z][a-z0-9_]*")) {
       throw new IllegalArgumentException("tool names are snake_case: " + name);
@@ -63,6 +66,7 @@ public record ToolSpec(
     private String title;
     private String description;
     private boolean listed = true;
+    private final JsonObject requiredCapabilities = new JsonObject();
     private JsonObject inputSchema = Schemas.object();
     private List<Arg<?>> arguments = List.of();
     private JsonObject outputSchema;
@@ -137,6 +141,15 @@ public record ToolSpec(
       return this;
     }
 
+    /**
+     * A client capability (for example {@code sampling}) without which the tool cannot run: a
+     * modern client that does not declare it is answered -32021 before the tool starts.
+     */
+    public Builder requires(String capability) {
+      requiredCapabilities.put(capability, new JsonObject());
+      return this;
+    }
+
     public ToolSpec build() {
       return new ToolSpec(
           name,
@@ -149,7 +162,8 @@ public record ToolSpec(
           mode,
           taskSupport,
           timeout,
-          listed);
+          listed,
+          requiredCapabilities);
     }
   }
 }

@@ -109,11 +109,29 @@ public abstract class McpContractTest {
     }
   }
 
+  /** Every page of tools/list, in order. */
+  static JsonArray allTools(McpClient client) {
+    JsonArray all = new JsonArray();
+    String cursor = null;
+    long id = 700_000;
+    do {
+      JsonObject page =
+          client
+              .request(
+                  id++,
+                  "tools/list",
+                  cursor == null ? null : new JsonObject().put("cursor", cursor))
+              .getJsonObject("result");
+      all.addAll(page.getJsonArray("tools"));
+      cursor = page.getString("nextCursor");
+    } while (cursor != null);
+    return all;
+  }
+
   @Test
   void toolsListIsBuiltFromTheSpecs() {
     try (McpClient client = ready()) {
-      JsonArray tools =
-          client.request(1, "tools/list", null).getJsonObject("result").getJsonArray("tools");
+      JsonArray tools = allTools(client);
       List<String> names = tools.stream().map(t -> ((JsonObject) t).getString("name")).toList();
       assertTrue(
           names.containsAll(
@@ -168,12 +186,7 @@ public abstract class McpContractTest {
           call(client, 2, "debug_mcp_status", new JsonObject(), null)
               .getJsonObject("result")
               .getJsonObject("structuredContent");
-      int listed =
-          client
-              .request(3, "tools/list", null)
-              .getJsonObject("result")
-              .getJsonArray("tools")
-              .size();
+      int listed = allTools(client).size();
       assertEquals(listed, status.getInteger("toolCount"));
       assertTrue(status.getJsonObject("families").getJsonArray("system").contains("get_version"));
       assertTrue(status.getInteger("sessionCount") >= 1);

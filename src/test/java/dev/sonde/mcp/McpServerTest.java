@@ -90,7 +90,13 @@ class McpServerTest {
   void responsesFromTheClientCompleteServerRequests() throws Exception {
     Session session = initialized();
     ToolCaller caller =
-        new ToolCaller(sonde.sonde().vertx(), new ToolRegistry(), 1000, 1000, false);
+        new ToolCaller(
+            sonde.sonde().vertx(),
+            new ToolRegistry(),
+            1000,
+            1000,
+            false,
+            new RequestStates("", 60_000));
     var pending = caller.clientRequest(session, channel, "roots/list", new JsonObject());
     JsonObject request = sent.get(sent.size() - 1);
     assertEquals("roots/list", request.getString("method"));

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -83,6 +84,39 @@ class RealClientsIT {
       assertEquals(30, passedScenarios, outcome.output());
       assertTrue(
           outcome.output().matches("(?s).*Total: \\d+ passed, 0 failed.*"), outcome.output());
+    }
+  }
+
+  /**
+   * The suite of the stateless revision, against the same jar: every scenario it scores for
+   * 2026-07-28 passes, and so does the 2025-11-25 requirement set of the same suite. Scenarios it
+   * runs but does not score (the tasks extension, pending ones) are reported, not asserted.
+   */
+  @Test
+  void theModernConformanceSuitePassesEveryScoredScenarioInBothEras() throws Exception {
+    try (PackagedSonde sonde = PackagedSonde.plainJar("--conformance")) {
+      for (String revision : List.of("2026-07-28", "2025-11-25")) {
+        NodeScript.Outcome outcome =
+            NodeScript.run(
+                Path.of("target/conformance-" + revision),
+                900,
+                NodeScript.script("node_modules/conformance-2026-07-28/dist/index.js"),
+                "server",
+                "--url",
+                "http://localhost:" + sonde.port() + "/mcp",
+                "--requirements",
+                revision);
+        String output = outcome.output();
+        int notScored = output.indexOf("Not scored");
+        String scored = notScored < 0 ? output : output.substring(0, notScored);
+        String unscored = notScored < 0 ? "" : output.substring(notScored);
+        Matcher failed = Pattern.compile("(?m)^✗ ([a-z0-9-]+):").matcher(scored);
+        List<String> failing =
+            failed.results().map(m -> m.group(1)).filter(s -> !unscored.contains(s)).toList();
+        assertEquals(List.of(), failing, revision + ":\n" + output);
+        long passed = Pattern.compile("(?m)^✓ ").matcher(scored).results().count();
+        assertTrue(passed >= (revision.equals("2026-07-28") ? 37 : 33), revision + ":\n" + output);
+      }
     }
   }
 

@@ -1,0 +1,266 @@
+package dev.sonde.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sonde.support.HttpMcpClient;
+import dev.sonde.support.McpClient;
+import dev.sonde.support.SharedSonde;
+import dev.sonde.support.WebSocketMcpClient;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Tools that need the client's input answer with an input-required result (MCP 2026-07-28's
+ * multi-round-trip requests): a modern client retries with its answers and the sealed state; on a
+ * legacy session the server asks the client itself. The fixtures of the conformance family stand in
+ * for any tool that asks.
+ */
+class MultiRoundTripTest {
+  private static final JsonObject ALICE =
+      new JsonObject()
+          .put("action", "accept")
+          .put("content", new JsonObject().put("name", "Alice"));
+
+  static JsonObject call(String tool, JsonObject extra) {
+    return new JsonObject()
+        .put("name", tool)
+        .put("arguments", new JsonObject())
+        .mergeIn(extra == null ? new JsonObject() : extra);
+  }
+
+  static JsonObject withCapabilities(JsonObject params, JsonObject capabilities) {
+    JsonObject modern = McpClient.modern(params);
+    modern.getJsonObject("_meta").put("io.modelcontextprotocol/clientCapabilities", capabilities);
+    return modern;
+  }
+
+  @Test
+  void aModernClientAnswersOnARetryAndGetsTheResult() {
+    HttpMcpClient client = HttpMcpClient.modern(SharedSonde.get().port());
+    JsonObject first =
+        client
+            .request(1, "tools/call", call("test_input_required_result_elicitation", null))
+            .getJsonObject("result");
+    assertEquals("input_required", first.getString("resultType"), first.encode());
+    assertEquals(
+        "elicitation/create",
+        first.getJsonObject("inputRequests").getJsonObject("user_name").getString("method"));
+    JsonObject retry =
+        client
+            .request(
+                2,
+                "tools/call",
+                call(
+                    "test_input_required_result_elicitation",
+                    new JsonObject()
+                        .put("inputResponses", new JsonObject().put("user_name", ALICE))))
+            .getJsonObject("result");
+    assertEquals("complete", retry.getString("resultType"));
+    assertTrue(retry.encode().contains("Hello, Alice!"), retry.encode());
+  }
+
+  @Test
+  void eachRoundSealsItsOwnStateAndTheLastCompletes() {
+    HttpMcpClient client = HttpMcpClient.modern(SharedSonde.get().port());
+    String tool = "test_input_required_result_multi_round";
+    JsonObject r1 = client.request(1, "tools/call", call(tool, null)).getJsonObject("result");
+    String state1 = r1.getString("requestState");
+    assertNotNull(state1, r1.encode());
+    // the state is sealed, not the tool's memory in the clear
+    assertFalse(state1.contains("round"), state1);
+    JsonObject r2 =
+        client
+            .request(
+                2,
+                "tools/call",
+                call(
+                    tool,
+                    new JsonObject()
+                        .put("inputResponses", new JsonObject().put("step1", ALICE))
+                        .put("requestState", state1)))
+            .getJsonObject("result");
+    assertEquals("input_required", r2.getString("resultType"), r2.encode());
+    assertNotEquals(state1, r2.getString("requestState"));
+    JsonObject blue =
+        new JsonObject()
+            .put("action", "accept")
+            .put("content", new JsonObject().put("color", "blue"));
+    JsonObject r3 =
+        client
+            .request(
+                3,
+                "tools/call",
+                call(
+                    tool,
+                    new JsonObject()
+                        .put("inputResponses", new JsonObject().put("step2", blue))
+                        .put("requestState", r2.getString("requestState"))))
+            .getJsonObject("result");
+    assertTrue(r3.encode().contains("Alice likes blue"), r3.encode());
+  }
+
+  @Test
+  void aTamperedOrBorrowedStateIsRefusedBeforeTheToolRuns() {
+    HttpMcpClient client = HttpMcpClient.modern(SharedSonde.get().port());
+    String tool = "test_input_required_result_request_state";
+    String state =
+        client
+            .request(1, "tools/call", call(tool, null))
+            .getJsonObject("result")
+            .getString("requestState");
+    JsonObject ok =
+        new JsonObject().put("action", "accept").put("content", new JsonObject().put("ok", true));
+    // one flipped character of the payload, the MAC cut off, or another tool's state
+    String flipped =
+        state.substring(0, 3) + (state.charAt(3) == 'A' ? 'B' : 'A') + state.substring(4);
+    for (String[] attempt :
+        new String[][] {
+          {tool, flipped},
+          {tool, state.substring(0, state.indexOf('.'))},
+          {tool, state + "-TAMPERED"},
+          {"test_input_required_result_tampered_state", state}
+        }) {
+      JsonObject answer =
+          client.request(
+              2,
+              "tools/call",
+              call(
+                  attempt[0],
+                  new JsonObject()
+                      .put("inputResponses", new JsonObject().put("confirm", ok))
+                      .put("requestState", attempt[1])));
+      assertNotNull(answer.getJsonObject("error"), attempt[0] + ": " + answer.encode());
+      assertEquals(-32602, answer.getJsonObject("error").getInteger("code"));
+    }
+    // the state it was given back whole is accepted
+    JsonObject honest =
+        client
+            .request(
+                3,
+                "tools/call",
+                call(
+                    tool,
+                    new JsonObject()
+                        .put("inputResponses", new JsonObject().put("confirm", ok))
+                        .put("requestState", state)))
+            .getJsonObject("result");
+    assertTrue(honest.encode().contains("state-ok"), honest.encode());
+  }
+
+  @Test
+  void aToolThatNeedsACapabilityTheRequestLacksIsRefusedWithWhatToDeclare() throws Exception {
+    HttpMcpClient client = HttpMcpClient.modern(SharedSonde.get().port());
+    JsonObject message =
+        McpClient.message(
+            1L,
+            "tools/call",
+            withCapabilities(call("test_missing_capability", null), new JsonObject()));
+    HttpResponse<String> refused = client.raw(client.post(message).build());
+    assertEquals(400, refused.statusCode(), refused.body());
+    JsonObject error = new JsonObject(refused.body()).getJsonObject("error");
+    assertEquals(-32021, error.getInteger("code"));
+    assertEquals(
+        new JsonObject().put("sampling", new JsonObject()),
+        error.getJsonObject("data").getJsonObject("requiredCapabilities"));
+    // and asks only through what the request declared
+    JsonObject onlySampling =
+        client
+            .request(
+                2,
+                "tools/call",
+                withCapabilities(
+                    call("test_input_required_result_capabilities", null),
+                    new JsonObject().put("sampling", new JsonObject())))
+            .getJsonObject("result");
+    assertEquals(
+        "sampling/createMessage",
+        onlySampling.getJsonObject("inputRequests").getJsonObject("ask").getString("method"));
+  }
+
+  @Test
+  void logsReachOnlyARequestThatAskedForThem() {
+    HttpMcpClient quiet = HttpMcpClient.modern(SharedSonde.get().port());
+    quiet.request(1, "tools/call", call("test_logging_tool", null));
+    assertTrue(quiet.received("notifications/message").isEmpty());
+    HttpMcpClient chatty = HttpMcpClient.modern(SharedSonde.get().port());
+    JsonObject params = McpClient.modern(call("test_logging_tool", null));
+    params.getJsonObject("_meta").put("io.modelcontextprotocol/logLevel", "info");
+    chatty.request(2, "tools/call", params);
+    assertEquals(2, chatty.received("notifications/message").size(), chatty.received().toString());
+  }
+
+  @Test
+  void onALegacySessionTheServerAsksTheClientItselfAndRunsTheToolAgain() throws Exception {
+    try (WebSocketMcpClient client = new WebSocketMcpClient(SharedSonde.get().port())) {
+      client.request(
+          0,
+          "initialize",
+          new JsonObject()
+              .put("protocolVersion", "2025-11-25")
+              .put("capabilities", new JsonObject().put("elicitation", new JsonObject()))
+              .put("clientInfo", new JsonObject().put("name", "sonde-tests").put("version", "1")));
+      client.notify("notifications/initialized", null);
+      CompletableFuture<JsonObject> pending =
+          client.send(5, "tools/call", call("test_input_required_result_elicitation", null));
+      JsonObject asked = awaitRequest(client, "elicitation/create");
+      assertEquals("What is your name?", asked.getJsonObject("params").getString("message"));
+      client
+          .socket()
+          .sendText(
+              new JsonObject()
+                  .put("jsonrpc", "2.0")
+                  .put("id", asked.getValue("id"))
+                  .put("result", ALICE)
+                  .encode(),
+              true);
+      JsonObject response = pending.get(60, TimeUnit.SECONDS);
+      JsonObject result = response.getJsonObject("result");
+      assertNotNull(result, response.encode());
+      assertTrue(result.encode().contains("Hello, Alice!"), result.encode());
+      assertFalse(result.containsKey("resultType"), "a legacy result keeps the legacy shape");
+    }
+  }
+
+  @Test
+  void aLegacySessionWithoutTheCapabilityIsToldWhatIsMissing() {
+    try (WebSocketMcpClient client = new WebSocketMcpClient(SharedSonde.get().port())) {
+      client.initialize("2025-11-25");
+      JsonObject result =
+          client
+              .request(6, "tools/call", call("test_input_required_result_elicitation", null))
+              .getJsonObject("result");
+      assertTrue(result.getBoolean("isError"), result.encode());
+      assertTrue(result.encode().contains("'elicitation' capability"), result.encode());
+    }
+  }
+
+  @Test
+  void aModernRequestOverWebSocketNeedsNoHandshake() {
+    try (WebSocketMcpClient client = new WebSocketMcpClient(SharedSonde.get().port())) {
+      JsonObject tools =
+          client.request(1, "tools/list", McpClient.modern(null)).getJsonObject("result");
+      assertEquals("complete", tools.getString("resultType"), tools.encode());
+      assertTrue(tools.getJsonArray("tools").size() > 20);
+    }
+  }
+
+  private static JsonObject awaitRequest(McpClient client, String method) throws Exception {
+    long end = System.currentTimeMillis() + 60_000;
+    while (System.currentTimeMillis() < end) {
+      List<JsonObject> seen = client.received(method);
+      if (!seen.isEmpty()) {
+        return seen.get(0);
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("the server never sent " + method + ": " + client.received());
+  }
+}
