@@ -541,6 +541,8 @@ public final class Sonde {
   }
 
   public Future<Void> close() {
+    // listeners hear the end as a result, not as a dropped connection
+    server.stop();
     // background work ends first, at its next step: a pool shut under it would interrupt its files
     Future<Void> background = indexing == null ? Future.succeededFuture() : indexing.stop();
     databases.stopGenerating();

@@ -5,6 +5,7 @@ import static dev.sonde.tools.Schemas.string;
 
 import dev.sonde.core.CallerException;
 import dev.sonde.tools.Arg;
+import dev.sonde.tools.CallHeaders;
 import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.FamilyVerticle;
@@ -82,6 +83,13 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
                                 "test://mixed-content-resource",
                                 "application/json",
                                 "{\"test\":\"data\",\"value\":123}")))),
+        simple(
+            "test_trigger_tool_change",
+            "Announces that the tool list changed, to every client listening for it.",
+            ctx -> {
+              ctx.vertx().eventBus().publish(CallHeaders.TOOLS_CHANGED_ADDRESS, new JsonObject());
+              return ToolResult.text("tools/list_changed announced");
+            }),
         simple(
             "test_error_handling",
             "Always fails with a tool error.",

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +55,7 @@ public final class McpServer {
   private final ServerInfo info;
   private final ToolCaller caller;
   private final Map<String, Integer> transports = new TreeMap<>();
+  private final Listeners listeners = new Listeners();
 
   public McpServer(
       Vertx vertx,
@@ -77,7 +79,8 @@ public final class McpServer {
             config.jobs().taskTtlSeconds() * 1000L,
             config.jobs().cancelOnDisconnect(),
             new RequestStates(config.mcp().requestStateSecret(), REQUEST_STATE_LIFETIME_MILLIS));
-    tools.onChange(() -> broadcast(JsonRpc.notification("notifications/tools/list_changed", null)));
+    tools.onChange(this::toolsChanged);
+    vertx.eventBus().consumer(CallHeaders.TOOLS_CHANGED_ADDRESS, m -> toolsChanged());
     vertx
         .eventBus()
         .<JsonObject>consumer(
@@ -86,11 +89,24 @@ public final class McpServer {
         .eventBus()
         .consumer(
             CallHeaders.RESOURCES_CHANGED_ADDRESS,
-            m -> broadcast(JsonRpc.notification("notifications/resources/list_changed", null)));
+            m -> {
+              broadcast(JsonRpc.notification("notifications/resources/list_changed", null));
+              listeners.listChanged("resourcesListChanged");
+            });
     vertx.eventBus().<JsonObject>consumer(CallHeaders.MCP_STATUS_ADDRESS, m -> m.reply(status()));
     long idle = config.mcp().sessionIdleMinutes() * 60_000L;
     // swept four times per limit, so a session outlives it by a quarter at most
     vertx.setPeriodic(Math.min(idle / 4, 60_000), id -> sessions.expire(idle));
+  }
+
+  private void toolsChanged() {
+    broadcast(JsonRpc.notification("notifications/tools/list_changed", null));
+    listeners.listChanged("toolsListChanged");
+  }
+
+  /** Ends every modern listen stream with its closing result (the server is stopping). */
+  public void stop() {
+    listeners.endAll();
   }
 
   public SessionStore sessions() {
@@ -260,6 +276,15 @@ public final class McpServer {
               params.getJsonObject("arguments", EMPTY),
               params.getValue("inputResponses") instanceof JsonObject r ? r : EMPTY);
       case "completion/complete" -> complete(params);
+      case "subscriptions/listen" ->
+          listeners.listen(
+              connection == null ? "http-" + UUID.randomUUID() : connection.id(),
+              id,
+              params.getJsonObject("notifications"),
+              channel,
+              uri -> resources.stream().anyMatch(p -> p.owns(uri)),
+              this::watch,
+              this::unwatch);
       default ->
           throw new McpException(
               JsonRpc.METHOD_NOT_FOUND,
@@ -302,8 +327,10 @@ public final class McpServer {
             .put(
                 "capabilities",
                 new JsonObject()
-                    .put("tools", new JsonObject())
-                    .put("resources", new JsonObject())
+                    .put("tools", new JsonObject().put("listChanged", true))
+                    .put(
+                        "resources",
+                        new JsonObject().put("subscribe", true).put("listChanged", true))
                     .put("prompts", new JsonObject())
                     .put("logging", new JsonObject())
                     .put("completions", new JsonObject()));
@@ -376,11 +403,14 @@ public final class McpServer {
   private void notification(Session session, String method, JsonObject params) {
     switch (method) {
       case "notifications/initialized" -> session.markInitialized();
-      case "notifications/cancelled" ->
+      case "notifications/cancelled" -> {
+        if (!listeners.cancel(session.id(), params.getValue("requestId"))) {
           caller.cancel(
               session,
               params.getValue("requestId"),
               params.getString("reason", "cancelled by the client"));
+        }
+      }
       default -> LOG.debug("ignored notification {}", method);
     }
   }
@@ -466,10 +496,24 @@ public final class McpServer {
   }
 
   private boolean subscribedAnywhere(String uri) {
-    return sessions.all().stream().anyMatch(s -> s.subscriptions().contains(uri));
+    return listeners.watches(uri)
+        || sessions.all().stream().anyMatch(s -> s.subscriptions().contains(uri));
+  }
+
+  /** A modern listener watches {@code uri}: its provider starts watching it, once. */
+  private void watch(String uri) {
+    resources.stream().filter(p -> p.owns(uri)).forEach(p -> p.subscribed(uri));
+  }
+
+  /** A modern listener stopped watching {@code uri}: the provider stops if nobody else watches. */
+  private void unwatch(String uri) {
+    if (!subscribedAnywhere(uri)) {
+      resources.stream().filter(p -> p.owns(uri)).forEach(p -> p.unsubscribed(uri));
+    }
   }
 
   private void resourceUpdated(String uri) {
+    listeners.resourceUpdated(uri);
     JsonObject note =
         JsonRpc.notification("notifications/resources/updated", new JsonObject().put("uri", uri));
     for (Session s : sessions.all()) {

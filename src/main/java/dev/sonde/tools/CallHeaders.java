@@ -34,6 +34,9 @@ public final class CallHeaders {
   public static final String RESOURCE_UPDATED_ADDRESS = "sonde.resources.updated";
 
   /** Published when the set of resources changed (e.g. documents indexed or removed). */
+  /** Publish here when a family's tools changed, so clients listening for it are told. */
+  public static final String TOOLS_CHANGED_ADDRESS = "sonde.toolList.changed";
+
   public static final String RESOURCES_CHANGED_ADDRESS = "sonde.resources.listChanged";
 
   /** The protocol engine answers here with its status (sessions, transports, tools per family). */

@@ -302,4 +302,92 @@ class StatelessHttpTest {
       Thread.sleep(20);
     }
   }
+
+  @Test
+  void aListenStreamCarriesOnlyTheChangesItAskedForTaggedWithItsId() throws Exception {
+    InProcessSonde sonde = SharedSonde.get();
+    HttpMcpClient client = HttpMcpClient.modern(sonde.port());
+    JsonObject filter =
+        new JsonObject()
+            .put("toolsListChanged", true)
+            .put("resourceSubscriptions", new JsonArray().add("sonde://guide").add("nope://x"));
+    HttpResponse<InputStream> response =
+        http.send(
+            client
+                .post(
+                    McpClient.message(
+                        77L, "subscriptions/listen", new JsonObject().put("notifications", filter)))
+                .build(),
+            HttpResponse.BodyHandlers.ofInputStream());
+    assertEquals("no", response.headers().firstValue("X-Accel-Buffering").orElse(null));
+    java.util.concurrent.BlockingQueue<JsonObject> events =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    Thread reader =
+        new Thread(
+            () -> {
+              try (var lines =
+                  new java.io.BufferedReader(
+                      new java.io.InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                  if (line.startsWith("data: ")) {
+                    events.add(new JsonObject(line.substring(6)));
+                  }
+                }
+              } catch (java.io.IOException e) {
+                // closed by the test
+              }
+            });
+    reader.setDaemon(true);
+    reader.start();
+    JsonObject ack = events.poll(60, java.util.concurrent.TimeUnit.SECONDS);
+    assertNotNull(ack, "no acknowledgement");
+    assertEquals("notifications/subscriptions/acknowledged", ack.getString("method"));
+    assertEquals(
+        77,
+        ack.getJsonObject("params")
+            .getJsonObject("_meta")
+            .getInteger("io.modelcontextprotocol/subscriptionId"));
+    // what Sonde honours: the tool list, and the one resource that exists
+    assertEquals(
+        new JsonObject()
+            .put("toolsListChanged", true)
+            .put("resourceSubscriptions", new JsonArray().add("sonde://guide")),
+        ack.getJsonObject("params").getJsonObject("notifications"));
+
+    // a resources list change was not asked for: it must not arrive before the update that was
+    sonde
+        .sonde()
+        .vertx()
+        .eventBus()
+        .publish(dev.sonde.tools.CallHeaders.RESOURCES_CHANGED_ADDRESS, new JsonObject());
+    sonde
+        .sonde()
+        .vertx()
+        .eventBus()
+        .publish(
+            dev.sonde.mcp.McpServer.RESOURCE_UPDATED_ADDRESS,
+            new JsonObject().put("uri", "sonde://guide"));
+    JsonObject updated = events.poll(60, java.util.concurrent.TimeUnit.SECONDS);
+    assertNotNull(updated);
+    assertEquals("notifications/resources/updated", updated.getString("method"), updated.encode());
+    assertEquals("sonde://guide", updated.getJsonObject("params").getString("uri"));
+
+    client.request(
+        78,
+        "tools/call",
+        new JsonObject()
+            .put("name", "test_trigger_tool_change")
+            .put("arguments", new JsonObject()));
+    JsonObject changed = events.poll(60, java.util.concurrent.TimeUnit.SECONDS);
+    assertNotNull(changed);
+    assertEquals("notifications/tools/list_changed", changed.getString("method"));
+    assertEquals(
+        77,
+        changed
+            .getJsonObject("params")
+            .getJsonObject("_meta")
+            .getInteger("io.modelcontextprotocol/subscriptionId"));
+    response.body().close();
+  }
 }
