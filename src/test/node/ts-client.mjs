@@ -39,7 +39,14 @@ const checks = {
     const { client } = await connect(kind);
     assert.equal(client.getServerVersion().name, 'sonde');
     assert.ok(client.getInstructions().includes('get_version'));
-    const { tools } = await client.listTools();
+    // every page: with the conformance fixtures the list is longer than one page
+    const tools = [];
+    let cursor;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined);
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
     const names = tools.map((t) => t.name);
     for (const n of ['get_version', 'health_check', 'debug_mcp_status', 'test_slow_job']) assert.ok(names.includes(n), n);
     const result = await client.callTool({ name: 'get_version', arguments: {} });

@@ -35,7 +35,9 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
   }
 
   private static List<FixtureTool> tools() {
-    return Stream.concat(legacyEraTools().stream(), InputFixtures.tools().stream()).toList();
+    return Stream.of(legacyEraTools(), InputFixtures.tools(), TaskFixtures.tools())
+        .flatMap(List::stream)
+        .toList();
   }
 
   private static List<FixtureTool> legacyEraTools() {

@@ -2,6 +2,7 @@ package dev.sonde.conformance;
 
 import static dev.sonde.tools.ClientInput.accepted;
 import static dev.sonde.tools.ClientInput.elicitation;
+import static dev.sonde.tools.ClientInput.form;
 import static dev.sonde.tools.ClientInput.roots;
 import static dev.sonde.tools.ClientInput.rootsOf;
 import static dev.sonde.tools.ClientInput.sampled;
@@ -178,12 +179,5 @@ final class InputFixtures {
 
   private static JsonObject askConfirmation() {
     return elicitation("Go ahead?", form("ok", "boolean"));
-  }
-
-  private static JsonObject form(String field, String type) {
-    return new JsonObject()
-        .put("type", "object")
-        .put("properties", new JsonObject().put(field, new JsonObject().put("type", type)))
-        .put("required", new JsonArray().add(field));
   }
 }

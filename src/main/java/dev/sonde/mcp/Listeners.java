@@ -33,6 +33,7 @@ final class Listeners {
       Object subscriptionId,
       Set<String> listChanges,
       Set<String> resources,
+      Set<String> tasks,
       ClientChannel channel,
       Promise<JsonObject> end,
       Consumer<String> unwatch) {}
@@ -48,6 +49,7 @@ final class Listeners {
       JsonObject filter,
       ClientChannel channel,
       Predicate<String> owned,
+      Predicate<String> ownTask,
       Consumer<String> watch,
       Consumer<String> unwatch) {
     if (filter == null) {
@@ -76,8 +78,21 @@ final class Listeners {
         honoured.put("resourceSubscriptions", kept);
       }
     }
+    Set<String> tasks = ConcurrentHashMap.newKeySet();
+    if (filter.getValue("taskIds") instanceof JsonArray asked) {
+      JsonArray kept = new JsonArray();
+      for (Object taskId : asked) {
+        if (taskId instanceof String t && ownTask.test(t) && tasks.add(t)) {
+          kept.add(t);
+        }
+      }
+      if (!kept.isEmpty()) {
+        honoured.put("taskIds", kept);
+      }
+    }
     String key = connection + "/" + Quote.of(String.valueOf(id));
-    Listener listener = new Listener(key, id, kinds, uris, channel, Promise.promise(), unwatch);
+    Listener listener =
+        new Listener(key, id, kinds, uris, tasks, channel, Promise.promise(), unwatch);
     open.put(key, listener);
     channel.send(
         tagged(
@@ -144,6 +159,19 @@ final class Listeners {
                             JsonRpc.notification(
                                 "notifications/resources/updated",
                                 new JsonObject().put("uri", uri)),
+                            l.subscriptionId())));
+  }
+
+  /** Sends a task's new status, as {@code tasks/get} would show it, to the streams following it. */
+  void taskChanged(String taskId, JsonObject detailed) {
+    open.values().stream()
+        .filter(l -> l.tasks().contains(taskId))
+        .forEach(
+            l ->
+                l.channel()
+                    .send(
+                        tagged(
+                            JsonRpc.notification("notifications/tasks", detailed.copy()),
                             l.subscriptionId())));
   }
 

@@ -80,6 +80,7 @@ public final class McpServer {
             config.jobs().cancelOnDisconnect(),
             new RequestStates(config.mcp().requestStateSecret(), REQUEST_STATE_LIFETIME_MILLIS));
     tools.onChange(this::toolsChanged);
+    caller.onTaskChange(task -> listeners.taskChanged(task.taskId, task.detailed()));
     vertx.eventBus().consumer(CallHeaders.TOOLS_CHANGED_ADDRESS, m -> toolsChanged());
     vertx
         .eventBus()
@@ -276,15 +277,11 @@ public final class McpServer {
               params.getJsonObject("arguments", EMPTY),
               params.getValue("inputResponses") instanceof JsonObject r ? r : EMPTY);
       case "completion/complete" -> complete(params);
+      case "tasks/get" -> done(caller.modernTaskGet(request, params));
+      case "tasks/update" -> done(caller.modernTaskUpdate(request, params));
+      case "tasks/cancel" -> done(caller.modernTaskCancel(request, params));
       case "subscriptions/listen" ->
-          listeners.listen(
-              connection == null ? "http-" + UUID.randomUUID() : connection.id(),
-              id,
-              params.getJsonObject("notifications"),
-              channel,
-              uri -> resources.stream().anyMatch(p -> p.owns(uri)),
-              this::watch,
-              this::unwatch);
+          listen(connection, request, id, params.getJsonObject("notifications"), channel);
       default ->
           throw new McpException(
               JsonRpc.METHOD_NOT_FOUND,
@@ -332,6 +329,9 @@ public final class McpServer {
                         "resources",
                         new JsonObject().put("subscribe", true).put("listChanged", true))
                     .put("prompts", new JsonObject())
+                    .put(
+                        "extensions",
+                        new JsonObject().put(ToolCaller.TASKS_EXTENSION, new JsonObject()))
                     .put("logging", new JsonObject())
                     .put("completions", new JsonObject()));
     if (info.instructions() != null) {
@@ -498,6 +498,23 @@ public final class McpServer {
   private boolean subscribedAnywhere(String uri) {
     return listeners.watches(uri)
         || sessions.all().stream().anyMatch(s -> s.subscriptions().contains(uri));
+  }
+
+  private Future<JsonObject> listen(
+      Session connection, Session request, Object id, JsonObject filter, ClientChannel channel) {
+    if (filter != null && filter.containsKey("taskIds") && !ToolCaller.tasksDeclared(request)) {
+      throw ToolCaller.withoutTasks(
+          "task notifications need the " + ToolCaller.TASKS_EXTENSION + " extension");
+    }
+    return listeners.listen(
+        connection == null ? "http-" + UUID.randomUUID() : connection.id(),
+        id,
+        filter,
+        channel,
+        uri -> resources.stream().anyMatch(p -> p.owns(uri)),
+        taskId -> caller.modernTask(taskId, request.account()) != null,
+        this::watch,
+        this::unwatch);
   }
 
   /** A modern listener watches {@code uri}: its provider starts watching it, once. */

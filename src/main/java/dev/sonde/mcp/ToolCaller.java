@@ -19,7 +19,9 @@ import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -30,6 +32,9 @@ import java.util.function.Consumer;
 final class ToolCaller {
   static final String RELATED_TASK = "io.modelcontextprotocol/related-task";
 
+  /** The extension that lets a modern tools/call answer with a task handle. */
+  static final String TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
   private final Vertx vertx;
   private final ToolRegistry tools;
   private final TaskStore tasks = new TaskStore();
@@ -37,6 +42,12 @@ final class ToolCaller {
   private final long taskTtlMillis;
   private final boolean cancelOnDisconnect;
   private final RequestStates states;
+  private final Map<String, ModernTask> modernTasks = new ConcurrentHashMap<>();
+
+  /** The round each task waiting for input will run again once answered. */
+  private final Map<String, Call> pendingRounds = new ConcurrentHashMap<>();
+
+  private volatile Consumer<ModernTask> taskListener = task -> {};
 
   /** Rounds of client input one legacy call may ask for before Sonde gives up on it. */
   private static final int MAX_INPUT_ROUNDS = 8;
@@ -54,7 +65,13 @@ final class ToolCaller {
     this.defaultTimeoutMillis = defaultTimeoutMillis;
     this.taskTtlMillis = taskTtlMillis;
     this.cancelOnDisconnect = cancelOnDisconnect;
-    vertx.setPeriodic(60_000, id -> tasks.expire());
+    vertx.setPeriodic(
+        60_000,
+        id -> {
+          tasks.expire();
+          long now = System.currentTimeMillis();
+          modernTasks.values().removeIf(t -> t.expired(now));
+        });
   }
 
   /** Returns the CallToolResult (or CreateTaskResult), or null when the call was cancelled. */
@@ -72,19 +89,29 @@ final class ToolCaller {
     }
     JsonObject meta = params.getJsonObject("_meta");
     Object token = meta == null ? null : meta.getValue("progressToken");
-    Object task = params.getValue("task");
     TaskSupport support = tool.spec().taskSupport();
-    if (task != null && support == TaskSupport.FORBIDDEN) {
-      throw new McpException(
-          JsonRpc.METHOD_NOT_FOUND, name + " cannot run as a task; call it without \"task\"");
-    }
-    if (task == null && support == TaskSupport.REQUIRED) {
-      throw new McpException(
-          JsonRpc.METHOD_NOT_FOUND, name + " runs only as a task; add \"task\": {} to the call");
-    }
     boolean modern = ProtocolVersions.isModern(session.protocolVersion());
+    // the legacy "task" parameter means nothing in the modern era: the extension decides there
+    Object task = modern ? null : params.getValue("task");
+    boolean asTask = false;
     if (modern) {
       requireCapabilities(name, tool.spec().requiredCapabilities(), session.clientCapabilities());
+      boolean declared = tasksDeclared(session);
+      if (support == TaskSupport.REQUIRED && !declared) {
+        throw withoutTasks(
+            name + " runs only as a task; declare the " + TASKS_EXTENSION + " extension");
+      }
+      // a tool that gathers its input first answers that exchange directly, then becomes a task
+      asTask =
+          declared
+              && support != TaskSupport.FORBIDDEN
+              && !(tool.spec().inputBeforeTask() && params.getValue("inputResponses") == null);
+    } else if (task != null && support == TaskSupport.FORBIDDEN) {
+      throw new McpException(
+          JsonRpc.METHOD_NOT_FOUND, name + " cannot run as a task; call it without \"task\"");
+    } else if (task == null && support == TaskSupport.REQUIRED) {
+      throw new McpException(
+          JsonRpc.METHOD_NOT_FOUND, name + " runs only as a task; add \"task\": {} to the call");
     }
     Input input = inputOf(params, name, session.account());
     Object arguments = params.getValue("arguments");
@@ -98,6 +125,9 @@ final class ToolCaller {
         new Call(session, requestId, tool, args, token, UUID.randomUUID().toString(), input, 0);
     if (task != null) {
       return Future.succeededFuture(startTask(call, problem, task));
+    }
+    if (asTask) {
+      return Future.succeededFuture(startModernTask(call, problem));
     }
     if (problem != null) {
       return Future.succeededFuture(ToolResult.error(problem).toJson());
@@ -281,6 +311,119 @@ final class ToolCaller {
           task.settle(result, ar.cause());
         });
     return new JsonObject().put("task", task.toJson());
+  }
+
+  /** -32021 for a request that needs the tasks extension it did not declare. */
+  static McpException withoutTasks(String message) {
+    return new McpException(
+        JsonRpc.MISSING_CLIENT_CAPABILITY,
+        message,
+        new JsonObject()
+            .put(
+                "requiredCapabilities",
+                new JsonObject()
+                    .put("extensions", new JsonObject().put(TASKS_EXTENSION, new JsonObject()))));
+  }
+
+  /** Whether a modern request declared the tasks extension in its capabilities. */
+  static boolean tasksDeclared(Session session) {
+    return session.clientCapabilities().getValue("extensions") instanceof JsonObject extensions
+        && extensions.containsKey(TASKS_EXTENSION);
+  }
+
+  /** Tells who listens (a status notification) that a modern task changed. */
+  void onTaskChange(Consumer<ModernTask> listener) {
+    taskListener = listener;
+  }
+
+  /** The account's modern task, if it exists. */
+  ModernTask modernTask(String taskId, String account) {
+    ModernTask task = taskId == null ? null : modernTasks.get(taskId);
+    return task != null && task.account.equals(account) ? task : null;
+  }
+
+  /**
+   * Starts a modern task: stored before its handle is answered, so a {@code tasks/get} right after
+   * finds it; the call's stream may close at once without cancelling it.
+   */
+  private JsonObject startModernTask(Call call, String problem) {
+    ModernTask task = new ModernTask(call.id(), call.session().account(), taskTtlMillis, call.id());
+    modernTasks.put(task.taskId, task);
+    if (problem != null) {
+      task.completed(ToolResult.error(problem).toJson());
+    } else {
+      runTaskRound(task, call);
+    }
+    return task.created();
+  }
+
+  private void runTaskRound(ModernTask task, Call call) {
+    task.roundId(call.id());
+    dispatch(call, message -> {}, step -> {})
+        .onComplete(
+            ar -> {
+              if (ar.succeeded() && ar.result().inputRequired() != null) {
+                ToolResult.InputRequired asked = ar.result().inputRequired();
+                task.inputRequired(asked.inputRequests(), asked.state());
+                pendingRounds.put(task.taskId, call);
+              } else if (ar.succeeded()) {
+                task.completed(ar.result().toJson());
+              } else if (ar.cause() instanceof McpException e) {
+                task.failed(e.code(), e.getMessage());
+              } else {
+                task.failed(JsonRpc.INTERNAL_ERROR, "internal error");
+              }
+              taskListener.accept(task);
+            });
+  }
+
+  /**
+   * {@code tasks/get}: the task as it stands; -32602 for one that is unknown or not the caller's.
+   */
+  JsonObject modernTaskGet(Session session, JsonObject params) {
+    return ownTask(session, params).detailed();
+  }
+
+  /** {@code tasks/update}: answers to its input requests; the last answer runs the tool again. */
+  JsonObject modernTaskUpdate(Session session, JsonObject params) {
+    ModernTask task = ownTask(session, params);
+    JsonObject responses =
+        params.getValue("inputResponses") instanceof JsonObject r ? r : new JsonObject();
+    ModernTask.Resume resume = task.answer(responses);
+    Call asked = resume == null ? null : pendingRounds.remove(task.taskId);
+    if (asked != null) {
+      taskListener.accept(task);
+      runTaskRound(task, asked.nextRound(new Input(resume.responses(), resume.state())));
+    }
+    return new JsonObject();
+  }
+
+  /** {@code tasks/cancel}: acknowledged whatever the task's state; a running one is stopped. */
+  JsonObject modernTaskCancel(Session session, JsonObject params) {
+    ModernTask task = ownTask(session, params);
+    if (task.cancel("cancelled by the client")) {
+      pendingRounds.remove(task.taskId);
+      publishCancel(task.roundId(), "cancelled by the client");
+      taskListener.accept(task);
+    }
+    return new JsonObject();
+  }
+
+  private ModernTask ownTask(Session session, JsonObject params) {
+    if (!tasksDeclared(session)) {
+      throw withoutTasks(
+          "tasks/* need the " + TASKS_EXTENSION + " extension in this request's capabilities");
+    }
+    Object id = params.getValue("taskId");
+    ModernTask task = id instanceof String s ? modernTask(s, session.account()) : null;
+    if (task == null) {
+      throw new McpException(
+          JsonRpc.INVALID_PARAMS,
+          "Failed to retrieve task: no task "
+              + Quote.of(String.valueOf(id))
+              + " (unknown or expired)");
+    }
+    return task;
   }
 
   JsonObject taskGet(Session session, JsonObject params) {

@@ -21,6 +21,14 @@ public final class ClientInput {
             .put("requestedSchema", requestedSchema));
   }
 
+  /** The form of one required field of a JSON type: what most questions to a person need. */
+  public static JsonObject form(String field, String type) {
+    return new JsonObject()
+        .put("type", "object")
+        .put("properties", new JsonObject().put(field, new JsonObject().put("type", type)))
+        .put("required", new JsonArray().add(field));
+  }
+
   /** Ask the client's model: {@code sampling/createMessage} with one user message. */
   public static JsonObject sampling(String prompt, int maxTokens) {
     return request(

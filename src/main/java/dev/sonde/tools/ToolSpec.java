@@ -22,7 +22,8 @@ public record ToolSpec(
     TaskSupport taskSupport,
     Duration timeout,
     boolean listed,
-    JsonObject requiredCapabilities) {
+    JsonObject requiredCapabilities,
+    boolean inputBeforeTask) {
 
   public ToolSpec {
     Objects.requireNonNull(name, "name");
@@ -67,6 +68,7 @@ public record ToolSpec(
     private String description;
     private boolean listed = true;
     private final JsonObject requiredCapabilities = new JsonObject();
+    private boolean inputBeforeTask;
     private JsonObject inputSchema = Schemas.object();
     private List<Arg<?>> arguments = List.of();
     private JsonObject outputSchema;
@@ -150,6 +152,15 @@ public record ToolSpec(
       return this;
     }
 
+    /**
+     * A task tool that asks the client for its input before the work starts: that exchange is
+     * answered directly (input-required), and only the call that brings the answers becomes a task.
+     */
+    public Builder inputBeforeTask() {
+      inputBeforeTask = true;
+      return this;
+    }
+
     public ToolSpec build() {
       return new ToolSpec(
           name,
@@ -163,7 +174,8 @@ public record ToolSpec(
           taskSupport,
           timeout,
           listed,
-          requiredCapabilities);
+          requiredCapabilities,
+          inputBeforeTask);
     }
   }
 }

@@ -110,7 +110,7 @@ public abstract class McpContractTest {
   }
 
   /** Every page of tools/list, in order. */
-  static JsonArray allTools(McpClient client) {
+  public static JsonArray allTools(McpClient client) {
     JsonArray all = new JsonArray();
     String cursor = null;
     long id = 700_000;

@@ -252,6 +252,58 @@ class MultiRoundTripTest {
     }
   }
 
+  @Test
+  void aClientThatCanPollGetsATaskItCanReadAndCancelFromAnotherConnection() throws Exception {
+    JsonObject tasks =
+        new JsonObject()
+            .put(
+                "extensions",
+                new JsonObject().put("io.modelcontextprotocol/tasks", new JsonObject()));
+    HttpMcpClient starter = HttpMcpClient.modern(SharedSonde.get().port());
+    JsonObject created =
+        starter
+            .request(
+                1,
+                "tools/call",
+                withCapabilities(
+                    call("slow_compute", null)
+                        .put("arguments", new JsonObject().put("seconds", 60).put("label", "t")),
+                    tasks))
+            .getJsonObject("result");
+    assertEquals("task", created.getString("resultType"), created.encode());
+    String taskId = created.getString("taskId");
+    // any connection of the same account reads it: the task is not the request's
+    try (WebSocketMcpClient other = new WebSocketMcpClient(SharedSonde.get().port())) {
+      JsonObject read =
+          other
+              .request(
+                  2, "tasks/get", withCapabilities(new JsonObject().put("taskId", taskId), tasks))
+              .getJsonObject("result");
+      assertEquals("working", read.getString("status"), read.encode());
+      JsonObject withoutExtension =
+          other.request(3, "tasks/get", McpClient.modern(new JsonObject().put("taskId", taskId)));
+      assertEquals(-32021, withoutExtension.getJsonObject("error").getInteger("code"));
+      other.request(
+          4, "tasks/cancel", withCapabilities(new JsonObject().put("taskId", taskId), tasks));
+      long end = System.currentTimeMillis() + 10_000;
+      String status = "working";
+      while (!status.equals("cancelled") && System.currentTimeMillis() < end) {
+        status =
+            other
+                .request(
+                    5, "tasks/get", withCapabilities(new JsonObject().put("taskId", taskId), tasks))
+                .getJsonObject("result")
+                .getString("status");
+        Thread.sleep(20);
+      }
+      assertEquals("cancelled", status);
+    }
+    // a tool that runs only as a task refuses a client that cannot poll
+    JsonObject refused =
+        starter.request(6, "tools/call", McpClient.modern(call("failing_job", null)));
+    assertEquals(-32021, refused.getJsonObject("error").getInteger("code"), refused.encode());
+  }
+
   private static JsonObject awaitRequest(McpClient client, String method) throws Exception {
     long end = System.currentTimeMillis() + 60_000;
     while (System.currentTimeMillis() < end) {

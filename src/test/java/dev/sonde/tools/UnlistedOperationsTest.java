@@ -29,11 +29,7 @@ class UnlistedOperationsTest {
 
   @Test
   void toolsListShowsNoOperation() {
-    String listed =
-        DatabaseSonde.client()
-            .request(900_001, "tools/list", new JsonObject())
-            .getJsonObject("result")
-            .encode();
+    String listed = dev.sonde.mcp.McpContractTest.allTools(DatabaseSonde.client()).encode();
     for (String operation : OPERATIONS) {
       assertFalse(listed.contains('"' + operation + '"'), operation + " is listed");
     }
