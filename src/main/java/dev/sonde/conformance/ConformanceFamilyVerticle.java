@@ -6,6 +6,7 @@ import static dev.sonde.tools.Schemas.string;
 import dev.sonde.core.CallerException;
 import dev.sonde.tools.Arg;
 import dev.sonde.tools.CallHeaders;
+import dev.sonde.tools.ClientInput;
 import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.FamilyServices;
 import dev.sonde.tools.FamilyVerticle;
@@ -126,15 +127,7 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
             "Asks the client's model to answer a prompt.",
             ctx -> {
               JsonObject params =
-                  new JsonObject()
-                      .put(
-                          "messages",
-                          new JsonArray()
-                              .add(
-                                  new JsonObject()
-                                      .put("role", "user")
-                                      .put("content", ToolResult.textBlock(ctx.arg(PROMPT)))))
-                      .put("maxTokens", 100);
+                  ClientInput.sampling(ctx.arg(PROMPT), 100).getJsonObject("params");
               JsonObject answer =
                   ctx.requestClientAndWait("sampling/createMessage", params, CLIENT_TIMEOUT);
               JsonObject content = answer.getJsonObject("content", new JsonObject());

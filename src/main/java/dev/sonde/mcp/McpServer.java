@@ -254,23 +254,9 @@ public final class McpServer {
       case "tools/list" ->
           done(Cursors.page(tools.listing(), params.getString("cursor"), pageSize, "tools"));
       case "tools/call" -> caller.call(request, id, params, channel);
-      case "resources/list" ->
-          done(
-              Cursors.page(
-                  collect(ResourceProvider::resources),
-                  params.getString("cursor"),
-                  pageSize,
-                  "resources"));
-      case "resources/templates/list" ->
-          done(
-              Cursors.page(
-                  collect(ResourceProvider::templates),
-                  params.getString("cursor"),
-                  pageSize,
-                  "resourceTemplates"));
+      case "resources/list", "resources/templates/list", "prompts/list" ->
+          done(listing(method, params.getString("cursor")));
       case "resources/read" -> readResource(required(params, "uri"), JsonRpc.INVALID_PARAMS);
-      case "prompts/list" ->
-          done(Cursors.page(promptListing(), params.getString("cursor"), pageSize, "prompts"));
       case "prompts/get" ->
           getPrompt(
               required(params, "name"),
@@ -364,25 +350,11 @@ public final class McpServer {
       case "tools/list" ->
           done(Cursors.page(tools.listing(), params.getString("cursor"), pageSize, "tools"));
       case "tools/call" -> caller.call(session, id, params, channel);
-      case "resources/list" ->
-          done(
-              Cursors.page(
-                  collect(ResourceProvider::resources),
-                  params.getString("cursor"),
-                  pageSize,
-                  "resources"));
-      case "resources/templates/list" ->
-          done(
-              Cursors.page(
-                  collect(ResourceProvider::templates),
-                  params.getString("cursor"),
-                  pageSize,
-                  "resourceTemplates"));
+      case "resources/list", "resources/templates/list", "prompts/list" ->
+          done(listing(method, params.getString("cursor")));
       case "resources/read" -> readResource(required(params, "uri"), JsonRpc.RESOURCE_NOT_FOUND);
       case "resources/subscribe" -> subscribe(session, required(params, "uri"), true);
       case "resources/unsubscribe" -> subscribe(session, required(params, "uri"), false);
-      case "prompts/list" ->
-          done(Cursors.page(promptListing(), params.getString("cursor"), pageSize, "prompts"));
       case "prompts/get" ->
           getPrompt(required(params, "name"), params.getJsonObject("arguments", EMPTY), EMPTY);
       case "completion/complete" -> complete(params);
@@ -466,6 +438,18 @@ public final class McpServer {
     List<JsonObject> all = new ArrayList<>();
     resources.forEach(p -> all.addAll(part.apply(p)));
     return all;
+  }
+
+  /** A page of the resources, their templates or the prompts: the same in both eras. */
+  private JsonObject listing(String method, String cursor) {
+    int pageSize = config.mcp().pageSize();
+    return switch (method) {
+      case "resources/list" ->
+          Cursors.page(collect(ResourceProvider::resources), cursor, pageSize, "resources");
+      case "resources/templates/list" ->
+          Cursors.page(collect(ResourceProvider::templates), cursor, pageSize, "resourceTemplates");
+      default -> Cursors.page(promptListing(), cursor, pageSize, "prompts");
+    };
   }
 
   private List<JsonObject> promptListing() {
