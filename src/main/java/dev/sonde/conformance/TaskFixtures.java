@@ -73,7 +73,7 @@ final class TaskFixtures {
                             "confirm",
                             elicitation(
                                 "Delete " + ctx.arg(FILENAME) + "?", form("confirm", "boolean"))),
-                    null);
+                    new JsonObject().put("asked", ctx.arg(FILENAME)));
               }
               return ToolResult.text(
                   Boolean.TRUE.equals(confirmed.getValue("confirm"))

@@ -118,8 +118,12 @@ final class ModernTask {
     lastUpdatedAt = Instant.now();
   }
 
+  /**
+   * Past its lifetime and not running: ended, or waiting for input nobody gave (a client that
+   * walked away must not keep it, and the call it would resume, for ever).
+   */
   synchronized boolean expired(long now) {
-    return terminal() && now - createdAt.toEpochMilli() > ttlMs;
+    return (terminal() || status.equals(INPUT_REQUIRED)) && now - createdAt.toEpochMilli() > ttlMs;
   }
 
   /** The task's seed, answered to the tools/call that created it. */

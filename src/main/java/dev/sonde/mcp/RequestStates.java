@@ -37,11 +37,12 @@ final class RequestStates {
   }
 
   /** Seals what a tool wants back on the retry. */
-  String seal(String tool, String account, JsonObject state) {
+  String seal(String tool, JsonObject arguments, String account, JsonObject state) {
     String payload =
         ENCODE.encodeToString(
             new JsonObject()
                 .put("tool", tool)
+                .put("arguments", digest(arguments))
                 .put("account", account)
                 .put("issued", System.currentTimeMillis())
                 .put("state", state)
@@ -51,7 +52,7 @@ final class RequestStates {
   }
 
   /** What the tool kept, when {@code sealed} is intact, its own and fresh; else -32602. */
-  JsonObject open(String sealed, String tool, String account) {
+  JsonObject open(String sealed, String tool, JsonObject arguments, String account) {
     int dot = sealed.indexOf('.');
     if (dot > 0) {
       String payload = sealed.substring(0, dot);
@@ -64,6 +65,7 @@ final class RequestStates {
               System.currentTimeMillis() - opened.getLong("issued", 0L) <= lifetimeMillis;
           if (fresh
               && tool.equals(opened.getString("tool"))
+              && digest(arguments).equals(opened.getString("arguments"))
               && account.equals(opened.getString("account"))) {
             return opened.getJsonObject("state", new JsonObject());
           }
@@ -76,6 +78,17 @@ final class RequestStates {
         JsonRpc.INVALID_PARAMS,
         "requestState was altered, belongs to another request or has expired; call again"
             + " without requestState and inputResponses to start over");
+  }
+
+  /** The arguments' fingerprint: their encoding's SHA-256, so the state stays small. */
+  private static String digest(JsonObject arguments) {
+    try {
+      return ENCODE.encodeToString(
+          MessageDigest.getInstance("SHA-256")
+              .digest(arguments.encode().getBytes(StandardCharsets.UTF_8)));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
   }
 
   private byte[] mac(String payload) {

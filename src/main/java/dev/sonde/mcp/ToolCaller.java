@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -70,7 +71,16 @@ final class ToolCaller {
         id -> {
           tasks.expire();
           long now = System.currentTimeMillis();
-          modernTasks.values().removeIf(t -> t.expired(now));
+          modernTasks
+              .values()
+              .removeIf(
+                  t -> {
+                    boolean expired = t.expired(now);
+                    if (expired) {
+                      pendingRounds.remove(t.taskId);
+                    }
+                    return expired;
+                  });
         });
   }
 
@@ -113,8 +123,13 @@ final class ToolCaller {
       throw new McpException(
           JsonRpc.METHOD_NOT_FOUND, name + " runs only as a task; add \"task\": {} to the call");
     }
-    Input input = inputOf(params, name, session.account());
     Object arguments = params.getValue("arguments");
+    Input input =
+        inputOf(
+            params,
+            name,
+            arguments instanceof JsonObject a ? a : new JsonObject(),
+            session.account());
     String problem =
         arguments == null || arguments instanceof JsonObject
             ? ToolRegistry.validate(
@@ -168,7 +183,7 @@ final class ToolCaller {
   }
 
   /** A retry's answers and the tool's sealed state, opened; -32602 when the state was tampered. */
-  private Input inputOf(JsonObject params, String tool, String account) {
+  private Input inputOf(JsonObject params, String tool, JsonObject arguments, String account) {
     JsonObject responses =
         params.getValue("inputResponses") instanceof JsonObject r ? r : new JsonObject();
     Object sealed = params.getValue("requestState");
@@ -179,7 +194,7 @@ final class ToolCaller {
       throw new McpException(
           JsonRpc.INVALID_PARAMS, "requestState must be the string the server returned");
     }
-    return new Input(responses, states.open(s, tool, account));
+    return new Input(responses, states.open(s, tool, arguments, account));
   }
 
   /**
@@ -202,7 +217,7 @@ final class ToolCaller {
     if (ProtocolVersions.isModern(session.protocolVersion())) {
       JsonObject json = result.toJson();
       if (asked.state() != null) {
-        json.put("requestState", states.seal(tool, session.account(), asked.state()));
+        json.put("requestState", states.seal(tool, call.args(), session.account(), asked.state()));
       }
       return Future.succeededFuture(json);
     }
@@ -227,8 +242,8 @@ final class ToolCaller {
                 .toJson());
       }
       answers.add(
-          clientRequest(
-              session, channel, method, request.getJsonObject("params", new JsonObject())));
+          clientRequest(session, channel, method, request.getJsonObject("params", new JsonObject()))
+              .timeout(defaultTimeoutMillis, TimeUnit.MILLISECONDS));
     }
     return Future.all(answers)
         .compose(

@@ -108,7 +108,7 @@ class MultiRoundTripTest {
   }
 
   @Test
-  void aTamperedOrBorrowedStateIsRefusedBeforeTheToolRuns() {
+  void aTamperedOrBorrowedStateIsRefused() {
     HttpMcpClient client = HttpMcpClient.modern(SharedSonde.get().port());
     String tool = "test_input_required_result_request_state";
     String state =
@@ -153,6 +153,47 @@ class MultiRoundTripTest {
                         .put("requestState", state)))
             .getJsonObject("result");
     assertTrue(honest.encode().contains("state-ok"), honest.encode());
+  }
+
+  @Test
+  void aConfirmationCannotBeCarriedOverToACallWithOtherArguments() {
+    HttpMcpClient client = HttpMcpClient.modern(SharedSonde.get().port());
+    JsonObject asked =
+        client
+            .request(
+                1,
+                "tools/call",
+                call("confirm_delete", null)
+                    .put("arguments", new JsonObject().put("filename", "scratch.txt")))
+            .getJsonObject("result");
+    String state = asked.getString("requestState");
+    assertNotNull(state, asked.encode());
+    JsonObject yes =
+        new JsonObject()
+            .put("action", "accept")
+            .put("content", new JsonObject().put("confirm", true));
+    JsonObject retry =
+        new JsonObject()
+            .put("inputResponses", new JsonObject().put("confirm", yes))
+            .put("requestState", state);
+    // the user said yes to scratch.txt: the yes must not delete another file
+    JsonObject carried =
+        client.request(
+            2,
+            "tools/call",
+            call("confirm_delete", retry.copy())
+                .put("arguments", new JsonObject().put("filename", "precious.txt")));
+    assertNotNull(carried.getJsonObject("error"), carried.encode());
+    assertEquals(-32602, carried.getJsonObject("error").getInteger("code"), carried.encode());
+    JsonObject kept =
+        client
+            .request(
+                3,
+                "tools/call",
+                call("confirm_delete", retry.copy())
+                    .put("arguments", new JsonObject().put("filename", "scratch.txt")))
+            .getJsonObject("result");
+    assertTrue(kept.encode().contains("deleted scratch.txt"), kept.encode());
   }
 
   @Test
@@ -302,6 +343,39 @@ class MultiRoundTripTest {
     JsonObject refused =
         starter.request(6, "tools/call", McpClient.modern(call("failing_job", null)));
     assertEquals(-32021, refused.getJsonObject("error").getInteger("code"), refused.encode());
+  }
+
+  @Test
+  void aConnectionHoldsABoundedNumberOfListenStreamsAndCancellingOneFreesIt() throws Exception {
+    try (WebSocketMcpClient client = new WebSocketMcpClient(SharedSonde.get().port())) {
+      JsonObject listen =
+          McpClient.modern(
+              new JsonObject()
+                  .put("notifications", new JsonObject().put("toolsListChanged", true)));
+      for (long id = 1; id <= Listeners.MAX_PER_CONNECTION; id++) {
+        client.send(id, "subscriptions/listen", listen);
+      }
+      long end = System.currentTimeMillis() + 60_000;
+      while (client.received("notifications/subscriptions/acknowledged").size()
+              < Listeners.MAX_PER_CONNECTION
+          && System.currentTimeMillis() < end) {
+        Thread.sleep(10);
+      }
+      JsonObject refused = client.request(100, "subscriptions/listen", listen);
+      assertEquals(-32000, refused.getJsonObject("error").getInteger("code"), refused.encode());
+      client.notify("notifications/cancelled", new JsonObject().put("requestId", 1));
+      CompletableFuture<JsonObject> again = client.send(101, "subscriptions/listen", listen);
+      end = System.currentTimeMillis() + 60_000;
+      while (client.received("notifications/subscriptions/acknowledged").size()
+              <= Listeners.MAX_PER_CONNECTION
+          && System.currentTimeMillis() < end) {
+        Thread.sleep(10);
+      }
+      assertFalse(again.isDone(), "the freed slot opened a stream: " + again.getNow(null));
+      assertEquals(
+          Listeners.MAX_PER_CONNECTION + 1,
+          client.received("notifications/subscriptions/acknowledged").size());
+    }
   }
 
   private static JsonObject awaitRequest(McpClient client, String method) throws Exception {
