@@ -115,7 +115,7 @@ public final class ConformancePrompts implements PromptProvider {
   }
 
   private static JsonObject user(JsonObject content) {
-    return new JsonObject().put("role", "user").put("content", content);
+    return PromptProvider.userMessage(content);
   }
 
   private static JsonObject text(String text) {

@@ -25,6 +25,9 @@ final class Listeners {
           "toolsListChanged", "notifications/tools/list_changed",
           "resourcesListChanged", "notifications/resources/list_changed");
 
+  /** Streams one connection (a socket, stdio) may hold; each HTTP stream is its own connection. */
+  static final int MAX_PER_CONNECTION = 16;
+
   private final Map<String, Listener> open = new ConcurrentHashMap<>();
 
   /** One stream: what it asked for, where it goes, and how it ends. */
@@ -91,6 +94,14 @@ final class Listeners {
       }
     }
     String key = connection + "/" + Quote.of(String.valueOf(id));
+    if (open.keySet().stream().filter(k -> k.startsWith(connection + "/")).count()
+        >= MAX_PER_CONNECTION) {
+      throw new McpException(
+          JsonRpc.SERVER_BUSY,
+          "this connection already holds "
+              + MAX_PER_CONNECTION
+              + " listen streams; one stream can carry every kind of change");
+    }
     Listener listener =
         new Listener(key, id, kinds, uris, tasks, channel, Promise.promise(), unwatch);
     open.put(key, listener);

@@ -1,6 +1,5 @@
 package dev.sonde.mcp;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -15,9 +14,6 @@ public final class ProtocolVersions {
 
   public static final String LATEST = "2025-11-25";
   public static final List<String> SUPPORTED = List.of(LATEST, "2025-06-18", "2025-03-26");
-
-  /** Every revision, modern first: what an unsupported-version error lists. */
-  public static final List<String> ALL = all();
 
   /** What a Streamable HTTP request without {@code MCP-Protocol-Version} is taken to speak. */
   public static final String ASSUMED_WITHOUT_HEADER = "2025-03-26";
@@ -37,11 +33,5 @@ public final class ProtocolVersions {
 
   public static boolean isModern(String version) {
     return version != null && MODERN_SUPPORTED.contains(version);
-  }
-
-  private static List<String> all() {
-    List<String> all = new ArrayList<>(MODERN_SUPPORTED);
-    all.addAll(SUPPORTED);
-    return List.copyOf(all);
   }
 }

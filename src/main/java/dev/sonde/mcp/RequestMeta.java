@@ -24,6 +24,18 @@ public record RequestMeta(
         && meta.containsKey(PROTOCOL_VERSION);
   }
 
+  /** The first key every modern request's {@code _meta} must carry that {@code params} lacks. */
+  public static String missingKey(JsonObject params) {
+    JsonObject meta =
+        params != null && params.getValue("_meta") instanceof JsonObject m ? m : new JsonObject();
+    for (String key : new String[] {PROTOCOL_VERSION, CLIENT_CAPABILITIES}) {
+      if (!meta.containsKey(key)) {
+        return key;
+      }
+    }
+    return null;
+  }
+
   /**
    * The request's metadata; an unsupported version is -32022 listing the versions spoken, a missing
    * or malformed key -32602 naming it.

@@ -3,6 +3,7 @@ package dev.sonde.schema;
 import dev.sonde.core.CallerException;
 import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.tools.PromptProvider;
+import dev.sonde.tools.ToolResult;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -186,13 +187,7 @@ public final class DatabasePrompts implements PromptProvider {
             .put("description", prompt.description())
             .put(
                 "messages",
-                new JsonArray()
-                    .add(
-                        new JsonObject()
-                            .put("role", "user")
-                            .put(
-                                "content",
-                                new JsonObject().put("type", "text").put("text", text)))));
+                new JsonArray().add(PromptProvider.userMessage(ToolResult.textBlock(text)))));
   }
 
   @Override

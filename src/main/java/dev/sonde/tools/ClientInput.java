@@ -36,11 +36,7 @@ public final class ClientInput {
         new JsonObject()
             .put(
                 "messages",
-                new JsonArray()
-                    .add(
-                        new JsonObject()
-                            .put("role", "user")
-                            .put("content", ToolResult.textBlock(prompt))))
+                new JsonArray().add(PromptProvider.userMessage(ToolResult.textBlock(prompt))))
             .put("maxTokens", maxTokens));
   }
 

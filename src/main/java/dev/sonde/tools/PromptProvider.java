@@ -6,6 +6,11 @@ import java.util.List;
 
 /** A source of MCP prompts. Prompt arguments are untrusted data, never instructions. */
 public interface PromptProvider {
+  /** A message from the user holding one content block: prompts and sampling requests alike. */
+  static JsonObject userMessage(JsonObject content) {
+    return new JsonObject().put("role", "user").put("content", content);
+  }
+
   /** {@code {name, title?, description, arguments?}} for each prompt. */
   List<JsonObject> prompts();
 

@@ -22,6 +22,10 @@ final class RequestStream implements ClientChannel {
   private final List<Runnable> closeActions = new ArrayList<>();
   private boolean streaming;
   private boolean completed;
+
+  /** The client closed the stream before its answer: a cancellation. */
+  private boolean left;
+
   private long keepAliveTimer = -1;
 
   RequestStream(Vertx vertx, HttpServerResponse response, long keepAliveMillis) {
@@ -35,6 +39,7 @@ final class RequestStream implements ClientChannel {
     stopKeepAlive();
     if (!completed) {
       completed = true;
+      left = true;
       closeActions.forEach(Runnable::run);
     }
   }
@@ -68,6 +73,11 @@ final class RequestStream implements ClientChannel {
 
   @Override
   public synchronized void onClose(Runnable action) {
+    if (left) {
+      // the client left before the action was registered: it must still run
+      action.run();
+      return;
+    }
     closeActions.add(action);
   }
 

@@ -252,7 +252,8 @@ public final class StreamableHttpTransport {
       return;
     }
     Object id = message.getValue("id");
-    String missing = missingMeta(message);
+    String missing =
+        RequestMeta.missingKey(message.getValue("params") instanceof JsonObject p ? p : null);
     if (missing != null) {
       json(
           response,
@@ -271,21 +272,6 @@ public final class StreamableHttpTransport {
     RequestStream stream =
         new RequestStream(vertx, response, config.server().keepAliveSeconds() * 1000L);
     server.handleStateless(TRANSPORT, message, stream).onSuccess(stream::complete);
-  }
-
-  /** The first of the modern keys every request's {@code _meta} carries that is absent, or null. */
-  private static String missingMeta(JsonObject message) {
-    JsonObject meta =
-        message.getValue("params") instanceof JsonObject p
-                && p.getValue("_meta") instanceof JsonObject m
-            ? m
-            : new JsonObject();
-    for (String key : List.of(RequestMeta.PROTOCOL_VERSION, RequestMeta.CLIENT_CAPABILITIES)) {
-      if (!meta.containsKey(key)) {
-        return key;
-      }
-    }
-    return null;
   }
 
   /** {@code application/json}, with parameters such as a charset, and nothing else. */
