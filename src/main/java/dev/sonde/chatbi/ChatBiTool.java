@@ -7,6 +7,7 @@ import dev.sonde.jobs.Job;
 import dev.sonde.tools.Arg;
 import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.Schemas;
+import dev.sonde.tools.TaskSupport;
 import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
@@ -58,6 +59,7 @@ final class ChatBiTool implements Tool {
             .output(outputSchema())
             .annotations(new ToolAnnotations(true, false, true, false))
             .mode(ExecutionMode.JOB)
+            .tasks(TaskSupport.OPTIONAL)
             .build();
   }
 

@@ -9,6 +9,7 @@ import dev.sonde.tools.Arg;
 import dev.sonde.tools.ChartDocuments;
 import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.Schemas;
+import dev.sonde.tools.TaskSupport;
 import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
@@ -75,6 +76,7 @@ final class ForecastTableTool implements Tool {
                     "object"))
             .annotations(new ToolAnnotations(false, false, true, false))
             .mode(ExecutionMode.JOB)
+            .tasks(TaskSupport.OPTIONAL)
             .build();
   }
 

@@ -137,12 +137,12 @@ final class ToolCaller {
             : "\"arguments\" must be an object";
     JsonObject args = arguments instanceof JsonObject a ? a : new JsonObject();
     Call call =
-        new Call(session, requestId, tool, args, token, UUID.randomUUID().toString(), input, 0);
+        new Call(session, requestId, tool, args, token, UUID.randomUUID().toString(), input, 0, 0);
     if (task != null) {
       return Future.succeededFuture(startTask(call, problem, task));
     }
     if (asTask) {
-      return Future.succeededFuture(startModernTask(call, problem));
+      return Future.succeededFuture(startModernTask(call.asTask(taskTtlMillis), problem));
     }
     if (problem != null) {
       return Future.succeededFuture(ToolResult.error(problem).toJson());
@@ -243,7 +243,7 @@ final class ToolCaller {
       }
       answers.add(
           clientRequest(session, channel, method, request.getJsonObject("params", new JsonObject()))
-              .timeout(defaultTimeoutMillis, TimeUnit.MILLISECONDS));
+              .timeout(call.timeoutMillis(defaultTimeoutMillis), TimeUnit.MILLISECONDS));
     }
     return Future.all(answers)
         .compose(
@@ -290,11 +290,12 @@ final class ToolCaller {
             CallHeaders.CANCEL_ADDRESS, new JsonObject().put("call", callId).put("reason", reason));
   }
 
-  private JsonObject startTask(Call call, String problem, Object taskParams) {
+  private JsonObject startTask(Call untimed, String problem, Object taskParams) {
     long ttl = taskTtlMillis;
     if (taskParams instanceof JsonObject p && p.getValue("ttl") instanceof Number n) {
       ttl = Math.min(Math.max(1000, n.longValue()), taskTtlMillis);
     }
+    Call call = untimed.asTask(ttl);
     Session session = call.session();
     McpTask task = tasks.create(call.id(), session.id(), ttl);
     ClientChannel toSession =
@@ -478,7 +479,7 @@ final class ToolCaller {
     ToolRegistry.RegisteredTool tool = call.tool();
     String callId = call.id();
     ToolSpec spec = tool.spec();
-    long timeout = spec.timeout() != null ? spec.timeout().toMillis() : defaultTimeoutMillis;
+    long timeout = call.timeoutMillis(defaultTimeoutMillis);
     boolean onEventLoop = spec.mode() == ExecutionMode.EVENT_LOOP;
     DeliveryOptions options =
         new DeliveryOptions()
@@ -616,12 +617,33 @@ final class ToolCaller {
       Object progressToken,
       String id,
       Input input,
-      int round) {
+      int round,
+      long taskMillis) {
 
     /** The same call again with the client's answers: a round of its own, with its own id. */
     Call nextRound(Input next) {
       return new Call(
-          session, requestId, tool, args, progressToken, id + "." + (round + 1), next, round + 1);
+          session,
+          requestId,
+          tool,
+          args,
+          progressToken,
+          id + "." + (round + 1),
+          next,
+          round + 1,
+          taskMillis);
+    }
+
+    /** The call run as a task: it may work as long as the task is kept, not a call's deadline. */
+    Call asTask(long ttlMillis) {
+      return new Call(session, requestId, tool, args, progressToken, id, input, round, ttlMillis);
+    }
+
+    long timeoutMillis(long defaultMillis) {
+      if (taskMillis > 0) {
+        return taskMillis;
+      }
+      return tool.spec().timeout() != null ? tool.spec().timeout().toMillis() : defaultMillis;
     }
   }
 

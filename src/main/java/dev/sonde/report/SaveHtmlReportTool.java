@@ -10,6 +10,7 @@ import dev.sonde.core.Call;
 import dev.sonde.tools.Arg;
 import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.Schemas;
+import dev.sonde.tools.TaskSupport;
 import dev.sonde.tools.TimezoneArg;
 import dev.sonde.tools.Tool;
 import dev.sonde.tools.ToolAnnotations;
@@ -113,6 +114,7 @@ final class SaveHtmlReportTool implements Tool {
             .output(Schemas.result("stage", "string", "template", "object", "table", "string"))
             .annotations(new ToolAnnotations(false, false, true, false))
             .mode(ExecutionMode.JOB)
+            .tasks(TaskSupport.OPTIONAL)
             .build();
   }
 

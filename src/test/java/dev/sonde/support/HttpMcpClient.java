@@ -76,8 +76,12 @@ public final class HttpMcpClient implements McpClient {
       builder
           .header("MCP-Protocol-Version", McpClient.MODERN)
           .header("Mcp-Method", message.getString("method"));
+      String method = message.getString("method");
       Object name =
-          params.getValue(message.getString("method").equals("resources/read") ? "uri" : "name");
+          params.getValue(
+              method.equals("resources/read")
+                  ? "uri"
+                  : method.startsWith("tasks/") ? "taskId" : "name");
       if (name instanceof String n) {
         builder.header("Mcp-Name", n);
       }
