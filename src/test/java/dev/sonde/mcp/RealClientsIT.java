@@ -196,9 +196,11 @@ class RealClientsIT {
     }
   }
 
-  @Test
-  void theOfficialTypeScriptClientAsksChatBiOverHttpAndWebSocket() throws Exception {
-    // the retail domain, pointed at this jar's own demo connection
+  /**
+   * A config whose default connection {@code shop} is a demo DuckDB at {@code database}, with the
+   * retail domain pointed at it.
+   */
+  private static Path chatBiConfig(String database) throws Exception {
     Path ontology = Files.createTempDirectory("sonde-ontology-");
     Files.writeString(
         ontology.resolve("retail.yaml"),
@@ -208,11 +210,19 @@ class RealClientsIT {
     Files.writeString(
         config,
         "databases:\n  defaultConnection: shop\n  connections:\n    shop:\n"
-            + "      type: duckdb\n      path: shop.duckdb\n      demo: true\n"
+            + "      type: duckdb\n      path: "
+            + database
+            + "\n      demo: true\n"
             + "docs:\n  enabled: false\nchatbi:\n  ontology: "
             + ontology
             + "\n");
-    try (PackagedSonde sonde = PackagedSonde.plainJar("--config", config.toString())) {
+    return config;
+  }
+
+  @Test
+  void theOfficialTypeScriptClientAsksChatBiOverHttpAndWebSocket() throws Exception {
+    try (PackagedSonde sonde =
+        PackagedSonde.plainJar("--config", chatBiConfig("shop.duckdb").toString())) {
       NodeScript.Outcome outcome =
           NodeScript.run(
               Path.of("target"),
@@ -221,6 +231,27 @@ class RealClientsIT {
               String.valueOf(sonde.port()));
       assertEquals(0, outcome.exitCode(), outcome.output());
       assertTrue(outcome.output().contains("4 passed, 0 failed"), outcome.output());
+    }
+  }
+
+  @Test
+  void theTypeScriptSdkV2SpeaksTheModernRevisionOverHttpAndStdio() throws Exception {
+    Path databases = Files.createTempDirectory("sonde-v2-");
+    // stdio is a process of its own: its own database file, since DuckDB locks one per process
+    Path stdioConfig = chatBiConfig(databases.resolve("stdio.duckdb").toString());
+    try (PackagedSonde sonde =
+        PackagedSonde.plainJar(
+            "--config", chatBiConfig(databases.resolve("http.duckdb").toString()).toString())) {
+      NodeScript.Outcome outcome =
+          NodeScript.run(
+              Path.of("target"),
+              300,
+              NodeScript.script("ts-v2.mjs"),
+              String.valueOf(sonde.port()),
+              stdioConfig.toString(),
+              PackagedSonde.jar().toString());
+      assertEquals(0, outcome.exitCode(), outcome.output());
+      assertTrue(outcome.output().contains("8 passed, 0 failed"), outcome.output());
     }
   }
 

@@ -35,8 +35,13 @@ public final class PackagedSonde implements SondeUnderTest {
     return new PackagedSonde(false, args);
   }
 
+  /** The packaged jar under test, as an absolute path. */
+  public static Path jar() {
+    return Path.of(System.getProperty("sonde.jar", "target/sonde.jar")).toAbsolutePath();
+  }
+
   private PackagedSonde(boolean withTestFamily, String... extraArgs) {
-    Path jar = Path.of(System.getProperty("sonde.jar", "target/sonde.jar"));
+    Path jar = jar();
     if (!Files.exists(jar)) {
       throw new IllegalStateException(jar + " is missing: run mvn package first");
     }
