@@ -235,7 +235,7 @@ class RealClientsIT {
   }
 
   @Test
-  void theTypeScriptSdkV2SpeaksTheModernRevisionOverHttpAndStdio() throws Exception {
+  void theTypeScriptSdkV2SpeaksTheModernRevisionAndV1TheOldOverHttpAndStdio() throws Exception {
     Path databases = Files.createTempDirectory("sonde-v2-");
     // stdio is a process of its own: its own database file, since DuckDB locks one per process
     Path stdioConfig = chatBiConfig(databases.resolve("stdio.duckdb").toString());
@@ -251,7 +251,7 @@ class RealClientsIT {
               stdioConfig.toString(),
               PackagedSonde.jar().toString());
       assertEquals(0, outcome.exitCode(), outcome.output());
-      assertTrue(outcome.output().contains("8 passed, 0 failed"), outcome.output());
+      assertTrue(outcome.output().contains("10 passed, 0 failed"), outcome.output());
     }
   }
 
