@@ -1,5 +1,7 @@
 -- wrk: POST one MCP tools/call per request on a session made once beforehand, each request with
 -- its own JSON-RPC id. usage: wrk ... -s bench/mcp-call.lua URL -- SESSION TOOL ARGUMENTS_JSON
+-- SESSION "modern" speaks 2026-07-28 instead: no session, the version, capabilities and client in
+-- each request's _meta, and the Mcp-Method and Mcp-Name headers.
 -- Every __N__ in ARGUMENTS_JSON becomes a number unique to the request (a new SQL text per call).
 local counter = 0
 local threads = 0
@@ -17,8 +19,19 @@ function init(args)
   wrk.method = "POST"
   wrk.headers["Content-Type"] = "application/json"
   wrk.headers["Accept"] = "application/json, text/event-stream"
-  wrk.headers["MCP-Protocol-Version"] = "2025-11-25"
-  if session and session ~= "" then
+  modern = session == "modern"
+  if modern then
+    wrk.headers["MCP-Protocol-Version"] = "2026-07-28"
+    wrk.headers["Mcp-Method"] = "tools/call"
+    wrk.headers["Mcp-Name"] = tool
+    meta = ',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
+      .. '"io.modelcontextprotocol/clientCapabilities":{},'
+      .. '"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}}'
+  else
+    wrk.headers["MCP-Protocol-Version"] = "2025-11-25"
+    meta = ""
+  end
+  if session and session ~= "" and not modern then
     wrk.headers["Mcp-Session-Id"] = session
   end
 end
@@ -26,7 +39,7 @@ end
 function request()
   counter = counter + 1
   local body = string.format(
-    '{"jsonrpc":"2.0","id":"%s-%d","method":"tools/call","params":{"name":"%s","arguments":%s}}',
-    prefix, counter, tool, (arguments:gsub("__N__", prefix .. "0" .. counter)))
+    '{"jsonrpc":"2.0","id":"%s-%d","method":"tools/call","params":{"name":"%s","arguments":%s%s}}',
+    prefix, counter, tool, (arguments:gsub("__N__", prefix .. "0" .. counter)), meta)
   return wrk.format(nil, nil, nil, body)
 end

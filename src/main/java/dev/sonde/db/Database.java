@@ -617,6 +617,18 @@ public final class Database {
    * connection and says the outcome is unknown.
    */
   public Future<JsonObject> write(String sql, Call call) {
+    return write(sql, call, true);
+  }
+
+  /**
+   * Runs the write as {@link #write} does but rolls it back: how many rows it changes now, with
+   * nothing changed (sequences it draws from still advance, as any rolled-back write leaves them).
+   */
+  public Future<JsonObject> rehearseWrite(String sql, Call call) {
+    return write(sql, call, false);
+  }
+
+  private Future<JsonObject> write(String sql, Call call, boolean commit) {
     if (!config.write()) {
       return Future.failedFuture(
           new CallerException(
@@ -651,6 +663,10 @@ public final class Database {
                       name + ": " + dialect.errorText(e) + " (nothing was changed)"));
             } finally {
               stop.disarm();
+            }
+            if (!commit) {
+              c.rollback();
+              return new JsonObject().put("affected_rows", affected).put("committed", false);
             }
             try {
               commitWithin(c, config.queryTimeoutSeconds());

@@ -51,7 +51,8 @@ final class TableResolver {
         "ambiguous table name "
             + Quote.of(input)
             + "; qualify it with the schema: "
-            + String.join(", ", options));
+            + String.join(", ", options),
+        options);
   }
 
   private static boolean matches(TableRef t, String[] parts) {

@@ -2,6 +2,7 @@ package dev.sonde.tools;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.List;
 
 /**
  * The client requests a tool may return in an input-required result ({@link
@@ -26,6 +27,22 @@ public final class ClientInput {
     return new JsonObject()
         .put("type", "object")
         .put("properties", new JsonObject().put(field, new JsonObject().put("type", type)))
+        .put("required", new JsonArray().add(field));
+  }
+
+  /** The form of one required field whose value is one of {@code options}. */
+  public static JsonObject choice(String field, String title, List<String> options) {
+    return new JsonObject()
+        .put("type", "object")
+        .put(
+            "properties",
+            new JsonObject()
+                .put(
+                    field,
+                    new JsonObject()
+                        .put("type", "string")
+                        .put("title", title)
+                        .put("enum", new JsonArray(List.copyOf(options)))))
         .put("required", new JsonArray().add(field));
   }
 

@@ -378,7 +378,7 @@ class MultiRoundTripTest {
     }
   }
 
-  private static JsonObject awaitRequest(McpClient client, String method) throws Exception {
+  static JsonObject awaitRequest(McpClient client, String method) throws Exception {
     long end = System.currentTimeMillis() + 60_000;
     while (System.currentTimeMillis() < end) {
       List<JsonObject> seen = client.received(method);
