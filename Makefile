@@ -30,7 +30,7 @@ demo-reset: $(JAR) ## delete and regenerate the demo database (data/demo.duckdb)
 	java -jar $(JAR) --config conf/sonde.yaml --demo-reset
 
 bench: $(JAR) test-deps ## benchmarks: protocol (vs TypeScript server, bare Vert.x), databases (vs DBHub, server-postgres, pgbench), docs search (vs SQLite FTS5), charts on 100M points (vs hand-written SQL), forecasts on M3 (vs R forecast), chat_bi on Chinook and GeoQuery, the guard's lexer against four engines' parsers
-	bash bench/run && bash bench/db-run && bash bench/docs-run && bash bench/ts-run && bash bench/forecast-run && bash bench/chatbi-run && bash bench/guard-lexer
+	bash bench/run && bash bench/eras && bash bench/db-run && bash bench/docs-run && bash bench/ts-run && bash bench/forecast-run && bash bench/chatbi-run && bash bench/guard-lexer
 
 fmt: ## format the Java sources (google-java-format)
 	$(MVN) spotless:apply
