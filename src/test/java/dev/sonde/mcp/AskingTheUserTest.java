@@ -55,6 +55,11 @@ class AskingTheUserTest {
         .put("requestState", asked.getString("requestState"));
   }
 
+  /** The params of the elicitation an input-required result asks under {@code key}. */
+  static JsonObject question(JsonObject asked, String key) {
+    return asked.getJsonObject("inputRequests").getJsonObject(key).getJsonObject("params");
+  }
+
   static String body() {
     return DatabaseSonde.call(
             "execute_query", SCRATCH.copy().put("sql", "SELECT BODY FROM NOTES WHERE ID = 900"))
@@ -68,12 +73,7 @@ class AskingTheUserTest {
     JsonObject items = SHOP.copy().put("table_name", "items");
     JsonObject asked = call("describe_table", items, new JsonObject()).getJsonObject("result");
     assertEquals("input_required", asked.getString("resultType"), asked.encode());
-    JsonObject form =
-        asked
-            .getJsonObject("inputRequests")
-            .getJsonObject("table")
-            .getJsonObject("params")
-            .getJsonObject("requestedSchema");
+    JsonObject form = question(asked, "table").getJsonObject("requestedSchema");
     assertEquals(
         new JsonArray().add("ARCHIVE.ITEMS").add("SALES.ITEMS"),
         form.getJsonObject("properties").getJsonObject("table").getJsonArray("enum"));
@@ -123,12 +123,7 @@ class AskingTheUserTest {
         SCRATCH.copy().put("sql", "UPDATE NOTES SET BODY = 'confirmed' WHERE ID = 900");
     JsonObject asked = call("execute_write", update, new JsonObject()).getJsonObject("result");
     assertEquals("input_required", asked.getString("resultType"), asked.encode());
-    String message =
-        asked
-            .getJsonObject("inputRequests")
-            .getJsonObject("confirm")
-            .getJsonObject("params")
-            .getString("message");
+    String message = question(asked, "confirm").getString("message");
     assertTrue(message.contains("It changes 1 row now"), message);
     assertTrue(message.contains("UPDATE NOTES SET BODY = 'confirmed' WHERE ID = 900"), message);
     assertEquals("[[\"asked\"]]", body(), "counting the rows changed nothing");

@@ -29,6 +29,13 @@ class MultiRoundTripTest {
           .put("action", "accept")
           .put("content", new JsonObject().put("name", "Alice"));
 
+  /** The client capabilities of a client that declares the tasks extension. */
+  static final JsonObject CAN_POLL_TASKS =
+      new JsonObject()
+          .put(
+              "extensions",
+              new JsonObject().put("io.modelcontextprotocol/tasks", new JsonObject()));
+
   static JsonObject call(String tool, JsonObject extra) {
     return new JsonObject()
         .put("name", tool)
@@ -295,11 +302,7 @@ class MultiRoundTripTest {
 
   @Test
   void aClientThatCanPollGetsATaskItCanReadAndCancelFromAnotherConnection() throws Exception {
-    JsonObject tasks =
-        new JsonObject()
-            .put(
-                "extensions",
-                new JsonObject().put("io.modelcontextprotocol/tasks", new JsonObject()));
+    JsonObject tasks = CAN_POLL_TASKS;
     HttpMcpClient starter = HttpMcpClient.modern(SharedSonde.get().port());
     JsonObject created =
         starter

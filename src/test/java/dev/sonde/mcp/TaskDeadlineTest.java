@@ -82,11 +82,7 @@ class TaskDeadlineTest {
 
   @Test
   void aModernTaskOutlivesTheCallDeadline() throws Exception {
-    JsonObject tasks =
-        new JsonObject()
-            .put(
-                "extensions",
-                new JsonObject().put("io.modelcontextprotocol/tasks", new JsonObject()));
+    JsonObject tasks = MultiRoundTripTest.CAN_POLL_TASKS;
     HttpMcpClient client = HttpMcpClient.modern(sonde.port());
     JsonObject created =
         client
