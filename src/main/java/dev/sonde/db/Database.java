@@ -623,6 +623,8 @@ public final class Database {
   /**
    * Runs the write as {@link #write} does but rolls it back: how many rows it changes now, with
    * nothing changed (sequences it draws from still advance, as any rolled-back write leaves them).
+   * Where a rollback may not undo it (MySQL, MariaDB) the statement is only checked, and the answer
+   * has no {@code affected_rows}.
    */
   public Future<JsonObject> rehearseWrite(String sql, Call call) {
     return write(sql, call, false);
@@ -645,6 +647,10 @@ public final class Database {
                   dialect.guardProfile(),
                   config.maxSqlLength(),
                   called -> functions(null, called).refusal(called));
+          if (!commit && !dialect.rollsBackEveryWrite()) {
+            // a rehearsal here could keep what it changed: nothing is run, nothing is counted
+            return new JsonObject().put("committed", false);
+          }
           Connection c = source.borrow();
           boolean discard = false;
           try (Statement st = c.createStatement()) {

@@ -63,6 +63,14 @@ public abstract class Dialect {
     return null;
   }
 
+  /**
+   * Whether rolling back undoes every write the guard lets through. Not on MySQL and MariaDB, where
+   * a MyISAM, Aria or MEMORY table keeps a change its transaction rolled back.
+   */
+  public boolean rollsBackEveryWrite() {
+    return true;
+  }
+
   /** Starts a transaction that may change data (a write, or Sonde's own rollups). */
   public void beginWrite(Connection connection) throws SQLException {
     connection.setAutoCommit(false);

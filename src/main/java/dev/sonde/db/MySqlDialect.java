@@ -27,6 +27,12 @@ final class MySqlDialect extends Dialect {
     return SqlGuard.Profile.MYSQL;
   }
 
+  /** A MyISAM, Aria or MEMORY table keeps a change its transaction rolled back. */
+  @Override
+  public boolean rollsBackEveryWrite() {
+    return false;
+  }
+
   /** {@code START TRANSACTION READ ONLY} is the engine's own. */
   @Override
   public boolean enforcesReadOnly() {

@@ -75,17 +75,18 @@ final class ExecuteWriteTool implements Tool {
 
   /**
    * A client that can ask its user shows the statement and how many rows it changes (counted by
-   * running it in a transaction that was rolled back) before anything is committed.
+   * running it in a transaction that was rolled back; {@code rows} null where that is not safe)
+   * before anything is committed.
    */
-  private static ToolResult askToConfirm(String connection, String sql, int rows) {
-    String message =
-        "Run this on connection '"
-            + connection
-            + "'? It changes "
-            + rows
-            + (rows == 1 ? " row" : " rows")
-            + " now (counted in a transaction that was rolled back):\n\n"
-            + sql;
+  private static ToolResult askToConfirm(String connection, String sql, Integer rows) {
+    String count =
+        rows == null
+            ? " (this engine cannot count its rows without risking the change itself)"
+            : " It changes "
+                + rows
+                + (rows == 1 ? " row" : " rows")
+                + " now (counted in a transaction that was rolled back)";
+    String message = "Run this on connection '" + connection + "'?" + count + ":\n\n" + sql;
     return ToolResult.inputRequired(
         new JsonObject()
             .put(CONFIRM, ClientInput.elicitation(message, ClientInput.form(CONFIRM, "boolean"))),

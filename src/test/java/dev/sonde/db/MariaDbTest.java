@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
+import dev.sonde.support.McpClient;
 import dev.sonde.support.ToolCalls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -93,20 +94,30 @@ class MariaDbTest {
               + "INDEX orders_customer (customer_id), FOREIGN KEY (customer_id) REFERENCES shop.customers (id))");
       st.execute("INSERT INTO shop.customers VALUES (1, 'Ana'), (2, 'Bo')");
       st.execute("INSERT INTO shop.orders VALUES (1, 1, 12.50), (2, 1, 7.25), (3, 2, 100.00)");
+      // a table whose changes no rollback undoes
+      st.execute("CREATE DATABASE ledgers");
+      st.execute(
+          "CREATE TABLE ledgers.ledger (id INT PRIMARY KEY, note VARCHAR(20)) ENGINE=MyISAM");
+      st.execute("INSERT INTO ledgers.ledger VALUES (1, 'kept')");
     }
     MariaDbTest.url = url;
     sonde =
         new InProcessSonde(
-            Map.of(
-                "databases.defaultConnection", "maria",
-                "databases.connections.maria.type", "jdbc",
-                "databases.connections.maria.url", url + "shop?user=root",
-                "databases.connections.mariaengine.type", "jdbc",
-                "databases.connections.mariaengine.url", url + "shop?user=root",
-                "databases.connections.mariaengine.guard", "engine-only",
-                "databases.connections.mariamulti.type", "jdbc",
-                "databases.connections.mariamulti.url",
-                    url + "shop?user=root&allowMultiQueries=true"));
+            Map.ofEntries(
+                Map.entry("databases.defaultConnection", "maria"),
+                Map.entry("databases.connections.maria.type", "jdbc"),
+                Map.entry("databases.connections.maria.url", url + "shop?user=root"),
+                Map.entry("databases.connections.mariaengine.type", "jdbc"),
+                Map.entry("databases.connections.mariaengine.url", url + "shop?user=root"),
+                Map.entry("databases.connections.mariaengine.guard", "engine-only"),
+                Map.entry("databases.connections.mariawrite.type", "jdbc"),
+                Map.entry("databases.connections.mariawrite.url", url + "ledgers?user=root"),
+                Map.entry("databases.connections.mariawrite.readOnly", "false"),
+                Map.entry("databases.connections.mariawrite.write", "true"),
+                Map.entry("databases.connections.mariamulti.type", "jdbc"),
+                Map.entry(
+                    "databases.connections.mariamulti.url",
+                    url + "shop?user=root&allowMultiQueries=true")));
     client = new HttpMcpClient(sonde.port());
     client.initialize("2025-11-25");
   }
@@ -134,7 +145,7 @@ class MariaDbTest {
   @Test
   void schemaOnMariaDb() {
     assertEquals(
-        new JsonArray().add("shop.customers").add("shop.orders"),
+        new JsonArray().add("ledgers.ledger").add("shop.customers").add("shop.orders"),
         ok("all_table_names", new JsonObject()).getJsonArray("table_names"));
     JsonObject orders = ok("describe_table", new JsonObject().put("table_name", "orders"));
     assertEquals(new JsonArray().add("id"), orders.getJsonArray("primary_key"));
@@ -272,5 +283,35 @@ class MariaDbTest {
           java.sql.SQLException.class, () -> new MySqlDialect(30).verify(c));
     }
     assertEquals(0, canary(), "the verification runs only SELECTs");
+  }
+
+  @Test
+  void askingToConfirmAWriteChangesNothingEvenInATableNoRollbackUndoes() throws Exception {
+    HttpMcpClient modern = HttpMcpClient.modern(sonde.port());
+    JsonObject params =
+        McpClient.modern(
+            new JsonObject()
+                .put("name", "execute_write")
+                .put(
+                    "arguments",
+                    new JsonObject()
+                        .put("connection", "mariawrite")
+                        .put("sql", "UPDATE ledger SET note = 'changed' WHERE id = 1")));
+    params
+        .getJsonObject("_meta")
+        .put(
+            "io.modelcontextprotocol/clientCapabilities",
+            new JsonObject().put("elicitation", new JsonObject()));
+    JsonObject asked = modern.request(1, "tools/call", params).getJsonObject("result");
+    assertEquals("input_required", asked.getString("resultType"), asked.encode());
+    try (Connection c = DriverManager.getConnection(url + "ledgers?user=root");
+        Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery("SELECT note FROM ledger WHERE id = 1")) {
+      rs.next();
+      assertEquals("kept", rs.getString(1), "asking must not have run the write");
+    }
+    assertTrue(
+        asked.encode().contains("cannot count its rows without risking the change"),
+        asked.encode());
   }
 }
