@@ -1,6 +1,7 @@
 package dev.sonde.mcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
@@ -52,6 +53,7 @@ class TaskDeadlineTest {
     JsonObject result = client.request(1, "tools/call", McpClient.modern(slowJob()));
     JsonObject answer = result.getJsonObject("result");
     assertEquals(true, answer.getBoolean("isError"), result.encode());
+    assertTrue(answer.encode().contains("timed out after 1 s"), answer.encode());
   }
 
   @Test
