@@ -3,6 +3,9 @@
 -- SESSION "modern" speaks 2026-07-28 instead: no session, the version, capabilities and client in
 -- each request's _meta, and the Mcp-Method and Mcp-Name headers.
 -- Every __N__ in ARGUMENTS_JSON becomes a number unique to the request (a new SQL text per call).
+-- A fourth argument "padded" makes a session request carry the modern request's bytes (its _meta
+-- under a key only the modern era reads, its two extra headers): the control that separates the
+-- cost of the bytes the 2026-07-28 revision puts on the wire from the cost of serving it.
 local counter = 0
 local threads = 0
 
@@ -20,17 +23,19 @@ function init(args)
   wrk.headers["Content-Type"] = "application/json"
   wrk.headers["Accept"] = "application/json, text/event-stream"
   modern = session == "modern"
-  if modern then
-    wrk.headers["MCP-Protocol-Version"] = "2026-07-28"
+  padded = args[4] == "padded"
+  -- "protocolVersio_" is as long as the modern key and means nothing to either era
+  local version_key = modern and "protocolVersion" or "protocolVersio_"
+  if modern or padded then
     wrk.headers["Mcp-Method"] = "tools/call"
     wrk.headers["Mcp-Name"] = tool
-    meta = ',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
+    meta = ',"_meta":{"io.modelcontextprotocol/' .. version_key .. '":"2026-07-28",'
       .. '"io.modelcontextprotocol/clientCapabilities":{},'
       .. '"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}}'
   else
-    wrk.headers["MCP-Protocol-Version"] = "2025-11-25"
     meta = ""
   end
+  wrk.headers["MCP-Protocol-Version"] = modern and "2026-07-28" or "2025-11-25"
   if session and session ~= "" and not modern then
     wrk.headers["Mcp-Session-Id"] = session
   end

@@ -53,6 +53,7 @@ public final class McpServer {
   private final List<ResourceProvider> resources;
   private final List<PromptProvider> prompts;
   private final ServerInfo info;
+  private final JsonObject serverInfo;
   private final ToolCaller caller;
   private final Map<String, Integer> transports = new TreeMap<>();
   private final Listeners listeners = new Listeners();
@@ -71,6 +72,12 @@ public final class McpServer {
     this.resources = List.copyOf(resources);
     this.prompts = List.copyOf(prompts);
     this.info = info;
+    // built once: every modern result carries it, and nothing downstream changes it
+    this.serverInfo =
+        new JsonObject()
+            .put("name", info.name())
+            .put("title", info.title())
+            .put("version", info.version());
     this.caller =
         new ToolCaller(
             vertx,
@@ -295,7 +302,7 @@ public final class McpServer {
         result.getValue("_meta") instanceof JsonObject m
             ? new JsonObject(new LinkedHashMap<>(m.getMap()))
             : new JsonObject();
-    result.put("_meta", meta.put(RequestMeta.SERVER_INFO, serverInfo()));
+    result.put("_meta", meta.put(RequestMeta.SERVER_INFO, serverInfo));
     Caching caching = Caching.of(method, config);
     if (caching != null) {
       result.put("ttlMs", caching.ttlMs()).put("cacheScope", caching.scope());
@@ -324,13 +331,6 @@ public final class McpServer {
       result.put("instructions", info.instructions());
     }
     return result;
-  }
-
-  private JsonObject serverInfo() {
-    return new JsonObject()
-        .put("name", info.name())
-        .put("title", info.title())
-        .put("version", info.version());
   }
 
   private Future<JsonObject> request(
@@ -429,7 +429,7 @@ public final class McpServer {
     return new JsonObject()
         .put("protocolVersion", version)
         .put("capabilities", capabilities)
-        .put("serverInfo", serverInfo())
+        .put("serverInfo", serverInfo)
         .put("instructions", info.instructions());
   }
 
