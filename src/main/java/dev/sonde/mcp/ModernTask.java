@@ -54,6 +54,14 @@ final class ModernTask {
     roundId = id;
   }
 
+  /** The step a working task has reached, said in its status message (the spec's progress). */
+  synchronized void progressed(String message) {
+    if (status.equals(WORKING)) {
+      statusMessage = message;
+      lastUpdatedAt = Instant.now();
+    }
+  }
+
   synchronized void completed(JsonObject toolResult) {
     if (!terminal()) {
       result = toolResult;

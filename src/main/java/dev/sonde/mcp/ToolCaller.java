@@ -3,6 +3,7 @@ package dev.sonde.mcp;
 import dev.sonde.config.LogLevel;
 import dev.sonde.core.Quote;
 import dev.sonde.jobs.JobRegistry;
+import dev.sonde.jobs.JobStatus;
 import dev.sonde.tools.CallHeaders;
 import dev.sonde.tools.ExecutionMode;
 import dev.sonde.tools.TaskSupport;
@@ -305,7 +306,15 @@ final class ToolCaller {
             standalone.send(message);
           }
         };
-    Consumer<JsonObject> onStep = step -> task.message(step.getString("message"));
+    // a job stopped from the job view is a cancelled task, as in the modern era
+    Consumer<JsonObject> onStep =
+        step -> {
+          if (!JobStatus.CANCELLED.wireName().equals(step.getString("status"))) {
+            task.message(step.getString("message"));
+          } else if (task.end(McpTask.CANCELLED, step.getString("message"))) {
+            notifyStatus(session, task);
+          }
+        };
     Future<JsonObject> run =
         problem != null
             ? Future.succeededFuture(ToolResult.error(problem).toJson())
@@ -375,7 +384,7 @@ final class ToolCaller {
 
   private void runTaskRound(ModernTask task, Call call) {
     task.roundId(call.id());
-    dispatch(call, message -> {}, step -> {})
+    dispatch(call, message -> {}, step -> jobMoved(task, step))
         .onComplete(
             ar -> {
               if (ar.succeeded() && ar.result().inputRequired() != null) {
@@ -391,6 +400,21 @@ final class ToolCaller {
               }
               taskListener.accept(task);
             });
+  }
+
+  /**
+   * A step of the task's job, which is the task seen from the job view (one id): a working step
+   * becomes the task's status message, and a job stopped there (its cancel button, {@code DELETE
+   * /api/jobs/ID}) cancels the task rather than completing it with the tool's "was cancelled".
+   */
+  private void jobMoved(ModernTask task, JsonObject step) {
+    if (JobStatus.CANCELLED.wireName().equals(step.getString("status"))) {
+      if (task.cancel(step.getString("message"))) {
+        taskListener.accept(task);
+      }
+    } else {
+      task.progressed(ProgressRelay.said(step));
+    }
   }
 
   /**
@@ -652,6 +676,11 @@ final class ToolCaller {
 
   /** Turns job steps into progress notifications carrying the client's own token. */
   private static final class ProgressRelay {
+    /** A step as a person reads it: its name and what it said. */
+    static String said(JsonObject step) {
+      return step.getString("step") + ": " + step.getString("message");
+    }
+
     private final Object token;
     private final ClientChannel channel;
     private final Consumer<JsonObject> onStep;
@@ -673,7 +702,7 @@ final class ToolCaller {
           new JsonObject()
               .put("progressToken", token)
               .put("progress", last)
-              .put("message", event.getString("step") + ": " + event.getString("message"))
+              .put("message", said(event))
               .put("_meta", new JsonObject().put("traceStep", event));
       if (event.getValue("total") != null) {
         params.put("total", event.getValue("total"));

@@ -443,6 +443,37 @@ public abstract class McpContractTest {
   }
 
   @Test
+  void aTaskWhoseJobIsStoppedFromTheJobViewIsCancelled() throws Exception {
+    try (McpClient client = ready()) {
+      String taskId =
+          client
+              .request(
+                  1,
+                  "tools/call",
+                  new JsonObject()
+                      .put("name", "test_slow_job")
+                      .put("arguments", new JsonObject().put("steps", 600).put("stepMillis", 50))
+                      .put("task", new JsonObject()))
+              .getJsonObject("result")
+              .getJsonObject("task")
+              .getString("taskId");
+      await(
+          "the job's first step",
+          () -> sonde().api("/api/jobs/" + taskId).getInteger("httpStatus") == 200);
+      assertEquals(202, sonde().api("DELETE", "/api/jobs/" + taskId).statusCode());
+      await(
+          "task cancelled",
+          () ->
+              "cancelled"
+                  .equals(
+                      client
+                          .request(2, "tasks/get", new JsonObject().put("taskId", taskId))
+                          .getJsonObject("result")
+                          .getString("status")));
+    }
+  }
+
+  @Test
   void toolsThatForbidTasksRefuseThem() {
     try (McpClient client = ready()) {
       JsonObject answer =

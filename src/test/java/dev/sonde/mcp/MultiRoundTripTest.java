@@ -348,6 +348,58 @@ class MultiRoundTripTest {
     assertEquals(-32021, refused.getJsonObject("error").getInteger("code"), refused.encode());
   }
 
+  /**
+   * A polled task says the step its job reached, the job view shows the same job under the task's
+   * id, and stopping it there ends the task: the two views are of one job.
+   */
+  @Test
+  void aPolledTaskSaysItsStepAndTheJobViewSeesAndStopsTheSameJob() throws Exception {
+    JsonObject tasks = CAN_POLL_TASKS;
+    int port = SharedSonde.get().port();
+    HttpMcpClient client = HttpMcpClient.modern(port);
+    JsonObject created =
+        client
+            .request(
+                1,
+                "tools/call",
+                withCapabilities(
+                    call("test_slow_job", null)
+                        .put("arguments", new JsonObject().put("steps", 600).put("stepMillis", 50)),
+                    tasks))
+            .getJsonObject("result");
+    String taskId = created.getString("taskId");
+    assertNotNull(taskId, created.encode());
+    JsonObject read = new JsonObject();
+    long end = System.currentTimeMillis() + 60_000;
+    while (!read.getString("statusMessage", "").startsWith("step-")
+        && System.currentTimeMillis() < end) {
+      read =
+          client
+              .request(
+                  2, "tasks/get", withCapabilities(new JsonObject().put("taskId", taskId), tasks))
+              .getJsonObject("result");
+      Thread.sleep(20);
+    }
+    assertEquals("working", read.getString("status"), read.encode());
+    assertTrue(
+        read.getString("statusMessage").matches("step-\\d+: step \\d+ of 600"), read.encode());
+    JsonObject job = SharedSonde.get().api("/api/jobs/" + taskId);
+    assertEquals("test_slow_job", job.getString("tool"), job.encode());
+    HttpResponse<String> stopped = SharedSonde.get().api("DELETE", "/api/jobs/" + taskId);
+    assertEquals(202, stopped.statusCode(), stopped.body());
+    String status = "working";
+    while (status.equals("working") && System.currentTimeMillis() < end) {
+      status =
+          client
+              .request(
+                  3, "tasks/get", withCapabilities(new JsonObject().put("taskId", taskId), tasks))
+              .getJsonObject("result")
+              .getString("status");
+      Thread.sleep(20);
+    }
+    assertEquals("cancelled", status);
+  }
+
   @Test
   void aConnectionHoldsABoundedNumberOfListenStreamsAndCancellingOneFreesIt() throws Exception {
     try (WebSocketMcpClient client = new WebSocketMcpClient(SharedSonde.get().port())) {

@@ -17,13 +17,19 @@ public interface SondeUnderTest extends AutoCloseable {
 
   /** GET on the REST API, parsed. */
   default JsonObject api(String path) {
+    HttpResponse<String> response = api("GET", path);
+    return new JsonObject(response.body()).put("httpStatus", response.statusCode());
+  }
+
+  /** One request without a body on the REST API, such as the job view's DELETE. */
+  default HttpResponse<String> api(String method, String path) {
     try {
-      HttpResponse<String> response =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path)).build(),
-                  HttpResponse.BodyHandlers.ofString());
-      return new JsonObject(response.body()).put("httpStatus", response.statusCode());
+      return HttpClient.newHttpClient()
+          .send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path))
+                  .method(method, HttpRequest.BodyPublishers.noBody())
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
     } catch (Exception e) {
       throw new AssertionError(e);
     }
