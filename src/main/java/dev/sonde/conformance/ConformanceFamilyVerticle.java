@@ -254,6 +254,7 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
                         .put(
                             "address",
                             new JsonObject()
+                                .put("$anchor", "address")
                                 .put("type", "object")
                                 .put(
                                     "properties",
@@ -265,7 +266,29 @@ public final class ConformanceFamilyVerticle extends FamilyVerticle {
                     new JsonObject()
                         .put("name", new JsonObject().put("type", "string"))
                         .put("address", new JsonObject().put("$ref", "#/$defs/address")))
+                // 2020-12's composition and conditionals, listed as written (SEP-2106): a name or
+                // an address, and an address given needs its city
+                .put(
+                    "allOf",
+                    new JsonArray()
+                        .add(
+                            new JsonObject()
+                                .put(
+                                    "anyOf",
+                                    new JsonArray()
+                                        .add(required("name"))
+                                        .add(required("address")))))
+                .put("if", required("address"))
+                .put(
+                    "then",
+                    new JsonObject()
+                        .put("properties", new JsonObject().put("address", required("city"))))
+                .put("else", required("name"))
                 .put("additionalProperties", false)));
+  }
+
+  private static JsonObject required(String property) {
+    return new JsonObject().put("required", new JsonArray().add(property));
   }
 
   private static JsonArray titled(String value, String title) {
