@@ -43,9 +43,12 @@ final class McpTask {
     return result.future();
   }
 
-  void message(String message) {
-    statusMessage = message;
-    lastUpdatedAt = Instant.now();
+  /** The step a working task has reached; a step arriving after its end changes nothing. */
+  synchronized void message(String message) {
+    if (!isFinal()) {
+      statusMessage = message;
+      lastUpdatedAt = Instant.now();
+    }
   }
 
   /** Moves to a final status; false when it already had one. */

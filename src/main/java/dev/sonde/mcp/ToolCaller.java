@@ -306,11 +306,10 @@ final class ToolCaller {
             standalone.send(message);
           }
         };
-    // a job stopped from the job view is a cancelled task, as in the modern era
     Consumer<JsonObject> onStep =
         step -> {
-          if (!JobStatus.CANCELLED.wireName().equals(step.getString("status"))) {
-            task.message(step.getString("message"));
+          if (!jobStopped(step)) {
+            task.message(ProgressRelay.said(step));
           } else if (task.end(McpTask.CANCELLED, step.getString("message"))) {
             notifyStatus(session, task);
           }
@@ -404,17 +403,25 @@ final class ToolCaller {
 
   /**
    * A step of the task's job, which is the task seen from the job view (one id): a working step
-   * becomes the task's status message, and a job stopped there (its cancel button, {@code DELETE
-   * /api/jobs/ID}) cancels the task rather than completing it with the tool's "was cancelled".
+   * becomes the task's status message, a stopped job cancels the task.
    */
   private void jobMoved(ModernTask task, JsonObject step) {
-    if (JobStatus.CANCELLED.wireName().equals(step.getString("status"))) {
+    if (jobStopped(step)) {
       if (task.cancel(step.getString("message"))) {
         taskListener.accept(task);
       }
     } else {
       task.progressed(ProgressRelay.said(step));
     }
+  }
+
+  /**
+   * Whether a job step is the job's end by cancellation (the job view's cancel button, {@code
+   * DELETE /api/jobs/ID}): the task of that job, in either era, is then cancelled, not completed
+   * with the tool's "was cancelled".
+   */
+  private static boolean jobStopped(JsonObject step) {
+    return JobStatus.CANCELLED.wireName().equals(step.getString("status"));
   }
 
   /**

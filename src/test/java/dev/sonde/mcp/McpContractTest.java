@@ -406,18 +406,7 @@ public abstract class McpContractTest {
   @Test
   void aTaskCanBeCancelledAndItsJobStops() throws Exception {
     try (McpClient client = ready()) {
-      String taskId =
-          client
-              .request(
-                  1,
-                  "tools/call",
-                  new JsonObject()
-                      .put("name", "test_slow_job")
-                      .put("arguments", new JsonObject().put("steps", 200).put("stepMillis", 50))
-                      .put("task", new JsonObject()))
-              .getJsonObject("result")
-              .getJsonObject("task")
-              .getString("taskId");
+      String taskId = startSlowTask(client, 200);
       Thread.sleep(150);
       JsonObject cancelled =
           client
@@ -445,20 +434,9 @@ public abstract class McpContractTest {
   @Test
   void aTaskWhoseJobIsStoppedFromTheJobViewIsCancelled() throws Exception {
     try (McpClient client = ready()) {
-      String taskId =
-          client
-              .request(
-                  1,
-                  "tools/call",
-                  new JsonObject()
-                      .put("name", "test_slow_job")
-                      .put("arguments", new JsonObject().put("steps", 600).put("stepMillis", 50))
-                      .put("task", new JsonObject()))
-              .getJsonObject("result")
-              .getJsonObject("task")
-              .getString("taskId");
+      String taskId = startSlowTask(client, 600);
       await(
-          "the job's first step",
+          "the task's job in the job view",
           () -> sonde().api("/api/jobs/" + taskId).getInteger("httpStatus") == 200);
       assertEquals(202, sonde().api("DELETE", "/api/jobs/" + taskId).statusCode());
       await(
@@ -471,6 +449,21 @@ public abstract class McpContractTest {
                           .getJsonObject("result")
                           .getString("status")));
     }
+  }
+
+  /** Starts {@code test_slow_job} of {@code steps} 50 ms steps as a 2025-11-25 task; its id. */
+  private static String startSlowTask(McpClient client, int steps) {
+    return client
+        .request(
+            1,
+            "tools/call",
+            new JsonObject()
+                .put("name", "test_slow_job")
+                .put("arguments", new JsonObject().put("steps", steps).put("stepMillis", 50))
+                .put("task", new JsonObject()))
+        .getJsonObject("result")
+        .getJsonObject("task")
+        .getString("taskId");
   }
 
   @Test

@@ -15,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -329,18 +330,10 @@ class MultiRoundTripTest {
       assertEquals(-32021, withoutExtension.getJsonObject("error").getInteger("code"));
       other.request(
           4, "tasks/cancel", withCapabilities(new JsonObject().put("taskId", taskId), tasks));
-      long end = System.currentTimeMillis() + 10_000;
-      String status = "working";
-      while (!status.equals("cancelled") && System.currentTimeMillis() < end) {
-        status =
-            other
-                .request(
-                    5, "tasks/get", withCapabilities(new JsonObject().put("taskId", taskId), tasks))
-                .getJsonObject("result")
-                .getString("status");
-        Thread.sleep(20);
-      }
-      assertEquals("cancelled", status);
+      assertEquals(
+          "cancelled",
+          polled(other, taskId, t -> t.getString("status").equals("cancelled"))
+              .getString("status"));
     }
     // a tool that runs only as a task refuses a client that cannot poll
     JsonObject refused =
@@ -369,17 +362,8 @@ class MultiRoundTripTest {
             .getJsonObject("result");
     String taskId = created.getString("taskId");
     assertNotNull(taskId, created.encode());
-    JsonObject read = new JsonObject();
-    long end = System.currentTimeMillis() + 60_000;
-    while (!read.getString("statusMessage", "").startsWith("step-")
-        && System.currentTimeMillis() < end) {
-      read =
-          client
-              .request(
-                  2, "tasks/get", withCapabilities(new JsonObject().put("taskId", taskId), tasks))
-              .getJsonObject("result");
-      Thread.sleep(20);
-    }
+    JsonObject read =
+        polled(client, taskId, t -> t.getString("statusMessage", "").startsWith("step-"));
     assertEquals("working", read.getString("status"), read.encode());
     assertTrue(
         read.getString("statusMessage").matches("step-\\d+: step \\d+ of 600"), read.encode());
@@ -387,17 +371,31 @@ class MultiRoundTripTest {
     assertEquals("test_slow_job", job.getString("tool"), job.encode());
     HttpResponse<String> stopped = SharedSonde.get().api("DELETE", "/api/jobs/" + taskId);
     assertEquals(202, stopped.statusCode(), stopped.body());
-    String status = "working";
-    while (status.equals("working") && System.currentTimeMillis() < end) {
-      status =
-          client
-              .request(
-                  3, "tasks/get", withCapabilities(new JsonObject().put("taskId", taskId), tasks))
-              .getJsonObject("result")
-              .getString("status");
+    assertEquals(
+        "cancelled",
+        polled(client, taskId, t -> !t.getString("status").equals("working")).getString("status"));
+  }
+
+  /**
+   * The task as {@code tasks/get} shows it once {@code until} holds, or as it stands after a minute
+   * of polling (the caller's assertion then says what was wrong).
+   */
+  private static JsonObject polled(McpClient client, String taskId, Predicate<JsonObject> until)
+      throws InterruptedException {
+    long end = System.currentTimeMillis() + 60_000;
+    for (long id = 1000; ; id++) {
+      JsonObject answer =
+          client.request(
+              id,
+              "tasks/get",
+              withCapabilities(new JsonObject().put("taskId", taskId), CAN_POLL_TASKS));
+      JsonObject task = answer.getJsonObject("result");
+      assertNotNull(task, answer.encode());
+      if (until.test(task) || System.currentTimeMillis() > end) {
+        return task;
+      }
       Thread.sleep(20);
     }
-    assertEquals("cancelled", status);
   }
 
   @Test
