@@ -63,7 +63,11 @@ const checks = {
       assert.equal(client.getServerVersion().name, 'sonde');
       const { tools } = await client.listTools();
       assert.ok(tools.some((t) => t.name === 'execute_query'), tools.map((t) => t.name).join());
-      const result = await client.callTool({ name: 'execute_query', arguments: { sql: 'SELECT 6 * 7 AS answer' } });
+      // connection is mirrored into Mcp-Param-Connection: over HTTP Sonde refuses a call without it
+      const query = tools.find((t) => t.name === 'execute_query');
+      assert.equal(query.inputSchema.properties.connection['x-mcp-header'], 'Connection');
+      const result = await client.callTool(
+        { name: 'execute_query', arguments: { sql: 'SELECT 6 * 7 AS answer', connection: 'demo' } });
       assert.equal(result.isError ?? false, false, JSON.stringify(result));
       assert.equal(result.structuredContent.rows[0][0], 42, JSON.stringify(result.structuredContent));
     } finally {

@@ -117,6 +117,11 @@ public final class McpServer {
     listeners.endAll();
   }
 
+  /** The parameters a tool's HTTP calls repeat in {@code Mcp-Param-*} headers. */
+  public List<ParamHeader> paramHeaders(String tool) {
+    return tools.headers(tool);
+  }
+
   public SessionStore sessions() {
     return sessions;
   }

@@ -17,13 +17,17 @@ final class QuickArgumentCheck {
   private static final Set<String> ROOT_KEYS =
       Set.of("type", "properties", "required", "additionalProperties", "description", "title");
 
-  /** What a property may hold; {@code default} only annotates, the validator never checks it. */
+  /**
+   * What a property may hold; {@code default} and {@code x-mcp-header} only annotate, the validator
+   * never checks them.
+   */
   private static final Set<String> PROPERTY_KEYS =
       Set.of(
           "type",
           "description",
           "title",
           "default",
+          "x-mcp-header",
           "enum",
           "minLength",
           "maxLength",

@@ -25,7 +25,8 @@ public final class ToolRegistry {
 
   /**
    * A tool as the protocol engine sees it: its spec, the family that answers it, its validators
-   * ({@code quick} is null for a schema beyond its subset).
+   * ({@code quick} is null for a schema beyond its subset), and the parameters HTTP clients repeat
+   * in headers.
    */
   public record RegisteredTool(
       ToolSpec spec,
@@ -33,7 +34,8 @@ public final class ToolRegistry {
       QuickArgumentCheck quick,
       Validator check,
       Validator explain,
-      boolean acceptsNoArguments) {}
+      boolean acceptsNoArguments,
+      List<ParamHeader> headers) {}
 
   private final Map<String, RegisteredTool> tools = new LinkedHashMap<>();
   private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
@@ -62,7 +64,8 @@ public final class ToolRegistry {
               QuickArgumentCheck.of(spec.inputSchema()),
               check,
               compile(spec, OutputFormat.Basic),
-              acceptsNoArguments));
+              acceptsNoArguments,
+              ParamHeader.of(spec.name(), spec.inputSchema())));
     }
     listing = tools.values().stream().map(t -> t.spec().toJson()).toList();
     listeners.forEach(Runnable::run);
@@ -77,6 +80,12 @@ public final class ToolRegistry {
     synchronized (this) {
       return tools.get(name);
     }
+  }
+
+  /** The parameters a tool's HTTP calls repeat in {@code Mcp-Param-*} headers; none if unknown. */
+  public List<ParamHeader> headers(String name) {
+    RegisteredTool tool = get(name);
+    return tool == null ? List.of() : tool.headers();
   }
 
   public List<JsonObject> listing() {

@@ -25,6 +25,9 @@ import java.util.function.Supplier;
  * Values reach the tool already checked against the schema, so reading one is a plain cast.
  */
 public final class Arg<T> {
+  /** The schema keyword naming the header a parameter is mirrored into (SEP-2243). */
+  public static final String MIRRORED_AS = "x-mcp-header";
+
   private final String name;
   private final String description;
   private final Supplier<SchemaBuilder<?, ?>> type;
@@ -132,6 +135,23 @@ public final class Arg<T> {
   /** The same argument with a default: published in the schema, read when the caller omits it. */
   public Arg<T> orElse(T value) {
     return new Arg<>(name, description, type, read, fields, required, value);
+  }
+
+  /**
+   * The same argument, which 2026-07-28 clients mirror into the HTTP header {@code
+   * Mcp-Param-{header}} ({@code x-mcp-header}), so a proxy can route on it without reading the
+   * body.
+   */
+  public Arg<T> mirroredAs(String header) {
+    Supplier<SchemaBuilder<?, ?>> plain = type;
+    return new Arg<>(
+        name,
+        description,
+        () -> plain.get().withKeyword(MIRRORED_AS, header),
+        read,
+        fields,
+        required,
+        fallback);
   }
 
   /** The same argument, described for another tool. */

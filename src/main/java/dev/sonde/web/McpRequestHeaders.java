@@ -1,15 +1,22 @@
 package dev.sonde.web;
 
+import dev.sonde.mcp.ParamHeader;
 import dev.sonde.mcp.RequestMeta;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * The 2026-07-28 request headers that mirror the body ({@code MCP-Protocol-Version}, {@code
- * Mcp-Method}, {@code Mcp-Name}), so a proxy routing on them and Sonde acting on the body cannot
- * disagree: a missing or different header is a {@code HeaderMismatch}.
+ * Mcp-Method}, {@code Mcp-Name}, and a tool's {@code Mcp-Param-*}), so a proxy routing on them and
+ * Sonde acting on the body cannot disagree: a missing or different header is a {@code
+ * HeaderMismatch}.
  */
 final class McpRequestHeaders {
   static final String PROTOCOL_VERSION = "MCP-Protocol-Version";
@@ -20,8 +27,14 @@ final class McpRequestHeaders {
 
   private McpRequestHeaders() {}
 
-  /** Null when the headers agree with the body; else what is wrong, said for the client. */
-  static String mismatch(HttpServerRequest request, JsonObject message) {
+  /**
+   * Null when the headers agree with the body; else what is wrong, said for the client. {@code
+   * paramHeaders} names the parameters a tool's calls repeat in {@code Mcp-Param-*} headers.
+   */
+  static String mismatch(
+      HttpServerRequest request,
+      JsonObject message,
+      Function<String, List<ParamHeader>> paramHeaders) {
     String version = request.getHeader(PROTOCOL_VERSION);
     JsonObject params = message.getJsonObject("params", new JsonObject());
     Object bodyVersion = params.getJsonObject("_meta").getValue(RequestMeta.PROTOCOL_VERSION);
@@ -62,7 +75,43 @@ final class McpRequestHeaders {
     if (!decoded.equals(body)) {
       return "the Mcp-Name header does not match params." + nameField;
     }
+    if (!method.equals("tools/call")) {
+      return null;
+    }
+    JsonObject arguments =
+        params.getValue("arguments") instanceof JsonObject given ? given : new JsonObject();
+    for (ParamHeader param : paramHeaders.apply(decoded)) {
+      String problem =
+          paramMismatch(request.getHeader(ParamHeader.PREFIX + param.name()), param, arguments);
+      if (problem != null) {
+        return problem;
+      }
+    }
     return null;
+  }
+
+  /** Whether one {@code Mcp-Param-*} header repeats its argument: null when it does. */
+  private static String paramMismatch(String header, ParamHeader param, JsonObject arguments) {
+    String name = ParamHeader.PREFIX + param.name();
+    String expected = param.expected(arguments);
+    if (header == null) {
+      return expected == null
+          ? null
+          : "missing the " + name + " header (it must repeat " + param.argument() + ")";
+    }
+    if (expected == null) {
+      return "the " + name + " header is sent but " + param.argument() + " is not";
+    }
+    String decoded = decode(header);
+    if (decoded == null) {
+      return "the "
+          + name
+          + " header is not valid: use plain visible ASCII, or =?base64?...?= with padded"
+          + " standard base64 of UTF-8";
+    }
+    return decoded.equals(expected)
+        ? null
+        : "the " + name + " header does not match " + param.argument();
   }
 
   /** The body field {@code Mcp-Name} mirrors for a method, or null when it has none. */
@@ -83,13 +132,20 @@ final class McpRequestHeaders {
     if (value.startsWith(BASE64_START)
         && value.endsWith(BASE64_END)
         && value.length() >= BASE64_START.length() + BASE64_END.length()) {
+      String encoded = value.substring(BASE64_START.length(), value.length() - BASE64_END.length());
+      // Java's decoder takes unpadded input; the spec's test cases refuse it
+      if (encoded.length() % 4 != 0) {
+        return null;
+      }
       try {
-        byte[] bytes =
-            Base64.getDecoder()
-                .decode(
-                    value.substring(BASE64_START.length(), value.length() - BASE64_END.length()));
-        return new String(bytes, StandardCharsets.UTF_8);
-      } catch (IllegalArgumentException e) {
+        byte[] bytes = Base64.getDecoder().decode(encoded);
+        return StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT)
+            .decode(ByteBuffer.wrap(bytes))
+            .toString();
+      } catch (IllegalArgumentException | CharacterCodingException e) {
         return null;
       }
     }

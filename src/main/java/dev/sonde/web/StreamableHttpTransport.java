@@ -261,7 +261,7 @@ public final class StreamableHttpTransport {
           JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "params._meta needs \"" + missing + "\""));
       return;
     }
-    String mismatch = McpRequestHeaders.mismatch(request, message);
+    String mismatch = McpRequestHeaders.mismatch(request, message, server::paramHeaders);
     if (mismatch != null) {
       json(
           response,

@@ -85,6 +85,12 @@ public final class HttpMcpClient implements McpClient {
       if (name instanceof String n) {
         builder.header("Mcp-Name", n);
       }
+      // as a client mirrors x-mcp-header: Sonde's one annotated argument is connection
+      if (method.equals("tools/call")
+          && params.getValue("arguments") instanceof JsonObject arguments
+          && arguments.getValue("connection") instanceof String connection) {
+        builder.header("Mcp-Param-Connection", connection);
+      }
     }
     return builder;
   }
