@@ -1,5 +1,7 @@
 package dev.sonde;
 
+import dev.sonde.auth.Principal;
+import dev.sonde.auth.Toolsets;
 import dev.sonde.chatbi.ChatBi;
 import dev.sonde.chatbi.OntologyBootstrap;
 import dev.sonde.config.ConfigException;
@@ -56,9 +58,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -261,10 +265,21 @@ public final class Sonde {
             config.jobs().historyPerJob(),
             config.jobs().retainFinished(),
             HostPaths.of(config.data().dir()));
+    // a promise of no context: a failed start closes Vert.x, and the failure must still reach
+    // the caller once the event loop it was found on has stopped
+    Promise<Sonde> started = Promise.promise();
     // a first start listens while the demo data is generated: the job view shows its steps
-    return DatabaseRegistry.open(vertx, config, jobs)
+    DatabaseRegistry.open(vertx, config, jobs)
         .compose(databases -> start(vertx, config, databases, jobs, bind))
-        .recover(e -> vertx.close().compose(v -> Future.failedFuture(e)));
+        .onComplete(
+            outcome -> {
+              if (outcome.succeeded()) {
+                started.complete(outcome.result());
+              } else {
+                vertx.close().onComplete(closed -> started.fail(outcome.cause()));
+              }
+            });
+    return started.future();
   }
 
   private static Future<Sonde> start(
@@ -337,15 +352,18 @@ public final class Sonde {
     }
     ToolRegistry tools = new ToolRegistry();
     families.forEach(f -> tools.register(f.family(), f.specs()));
+    Principal local;
+    try {
+      local = localPrincipal(config, tools);
+    } catch (ConfigException e) {
+      return Future.failedFuture(e);
+    }
     ServerInfo info = new ServerInfo("sonde", "Sonde", versionOf(), INSTRUCTIONS);
     McpServer server =
         new McpServer(
             vertx,
             config,
-            new SessionStore(
-                config.mcp().defaultAccount(),
-                config.mcp().defaultLogLevel(),
-                config.mcp().maxSessions()),
+            new SessionStore(local, config.mcp().defaultLogLevel(), config.mcp().maxSessions()),
             tools,
             resources,
             prompts,
@@ -471,6 +489,29 @@ public final class Sonde {
               guard.bind(actual);
               return actual;
             });
+  }
+
+  /**
+   * The local account with its configured toolsets; a toolset that is unknown, or names a tool no
+   * deployed family serves, stops the start with what to change.
+   */
+  private static Principal localPrincipal(SondeConfig config, ToolRegistry tools) {
+    Map<String, List<String>> custom = new LinkedHashMap<>();
+    config.auth().toolsets().forEach((name, set) -> custom.put(name, set.tools()));
+    Set<String> known = new HashSet<>();
+    tools.namesByFamily().values().forEach(known::addAll);
+    Toolsets toolsets;
+    try {
+      toolsets = new Toolsets(custom, known);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
+    try {
+      return new Principal(
+          config.mcp().defaultAccount(), toolsets.grant(config.auth().localToolsets()));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("auth.localToolsets: " + e.getMessage());
+    }
   }
 
   private static FamilyVerticle extraFamily(String className, FamilyServices services) {

@@ -117,6 +117,21 @@ class ArchitectureTest {
   }
 
   @Test
+  void whoMayCallWhatIsDecidedBelowTheProtocolAndTheFamilies() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.sonde.auth..")
+        .should()
+        .dependOnClassesThat(
+            JavaClass.Predicates.resideInAPackage("dev.sonde..")
+                .and(
+                    DescribedPredicate.not(
+                        JavaClass.Predicates.resideInAnyPackage(
+                            "dev.sonde.auth..", "dev.sonde.core..", "dev.sonde.config.."))))
+        .check(MAIN);
+  }
+
+  @Test
   void noWorkRunsOnVertxsDefaultWorkerPool() {
     noClasses()
         .should()

@@ -44,7 +44,9 @@ public final class ConfigLoader {
           "docs.sources",
           BINDER.valueToTree(SondeConfig.DocsSourceConfig.template()),
           "timeseries.tables",
-          BINDER.valueToTree(SondeConfig.TagTableConfig.template()));
+          BINDER.valueToTree(SondeConfig.TagTableConfig.template()),
+          "auth.toolsets",
+          BINDER.valueToTree(SondeConfig.ToolsetConfig.template()));
 
   private ConfigLoader() {}
 

@@ -16,7 +16,23 @@ public record SondeConfig(
     TimeSeriesConfig timeseries,
     ReportsConfig reports,
     DashboardsConfig dashboards,
-    ChatBiConfig chatbi) {
+    ChatBiConfig chatbi,
+    AuthConfig auth) {
+
+  /**
+   * Who may call what: {@code localToolsets} are the toolsets of the local account (the person at a
+   * loopback or stdio Sonde), {@code toolsets} the named sets of tools defined here beside the
+   * shipped ones.
+   */
+  public record AuthConfig(List<String> localToolsets, Map<String, ToolsetConfig> toolsets) {}
+
+  /** A toolset of your own: the tools it holds. */
+  public record ToolsetConfig(String description, List<String> tools) {
+    /** What an entry under {@code auth.toolsets} starts from before its own keys apply. */
+    public static ToolsetConfig template() {
+      return new ToolsetConfig("", List.of());
+    }
+  }
 
   /**
    * HTTP listener and the limits of every transport. {@code allowUnauthenticated} must be set to
@@ -254,6 +270,7 @@ public record SondeConfig(
         new ReportsConfig("conf/report-templates"),
         new DashboardsConfig(200),
         new ChatBiConfig(
-            "conf/ontology", 200, 5, 7, 1000, false, new LlmConfig("none", "", "", "", 60, 2)));
+            "conf/ontology", 200, 5, 7, 1000, false, new LlmConfig("none", "", "", "", 60, 2)),
+        new AuthConfig(List.of("all"), Map.of()));
   }
 }

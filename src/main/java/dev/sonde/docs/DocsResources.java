@@ -64,6 +64,12 @@ public final class DocsResources implements ResourceProvider {
             .put("mimeType", "text/markdown"));
   }
 
+  /** A document resource is what get_full_document_content reads. */
+  @Override
+  public String toolFor(String uri) {
+    return owns(uri) ? "get_full_document_content" : null;
+  }
+
   @Override
   public boolean owns(String uri) {
     return uri.startsWith(PREFIX);

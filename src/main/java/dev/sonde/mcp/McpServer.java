@@ -1,5 +1,6 @@
 package dev.sonde.mcp;
 
+import dev.sonde.auth.Grant;
 import dev.sonde.config.LogLevel;
 import dev.sonde.config.SondeConfig;
 import dev.sonde.core.CallerException;
@@ -259,22 +260,29 @@ public final class McpServer {
       JsonObject params,
       ClientChannel channel) {
     RequestMeta meta = RequestMeta.of(params);
-    Session request = Session.forRequest(connection, transport, sessions.defaultAccount(), meta);
+    Session request =
+        Session.forRequest(
+            connection,
+            transport,
+            connection == null ? sessions.local() : connection.principal(),
+            meta);
     int pageSize = config.mcp().pageSize();
     return switch (method) {
       case "server/discover" -> done(discover());
       case "tools/list" ->
-          done(Cursors.page(tools.listing(), params.getString("cursor"), pageSize, "tools"));
+          done(Cursors.page(toolListing(request), params.getString("cursor"), pageSize, "tools"));
       case "tools/call" -> caller.call(request, id, params, channel);
       case "resources/list", "resources/templates/list", "prompts/list" ->
-          done(listing(method, params.getString("cursor")));
-      case "resources/read" -> readResource(required(params, "uri"), JsonRpc.INVALID_PARAMS);
+          done(listing(request, method, params.getString("cursor")));
+      case "resources/read" ->
+          readResource(request, required(params, "uri"), JsonRpc.INVALID_PARAMS);
       case "prompts/get" ->
           getPrompt(
+              request,
               required(params, "name"),
               params.getJsonObject("arguments", EMPTY),
               params.getValue("inputResponses") instanceof JsonObject r ? r : EMPTY);
-      case "completion/complete" -> complete(params);
+      case "completion/complete" -> complete(request, params);
       case "tasks/get" -> done(caller.modernTaskGet(request, params));
       case "tasks/update" -> done(caller.modernTaskUpdate(request, params));
       case "tasks/cancel" -> done(caller.modernTaskCancel(request, params));
@@ -353,16 +361,18 @@ public final class McpServer {
     int pageSize = config.mcp().pageSize();
     return switch (method) {
       case "tools/list" ->
-          done(Cursors.page(tools.listing(), params.getString("cursor"), pageSize, "tools"));
+          done(Cursors.page(toolListing(session), params.getString("cursor"), pageSize, "tools"));
       case "tools/call" -> caller.call(session, id, params, channel);
       case "resources/list", "resources/templates/list", "prompts/list" ->
-          done(listing(method, params.getString("cursor")));
-      case "resources/read" -> readResource(required(params, "uri"), JsonRpc.RESOURCE_NOT_FOUND);
+          done(listing(session, method, params.getString("cursor")));
+      case "resources/read" ->
+          readResource(session, required(params, "uri"), JsonRpc.RESOURCE_NOT_FOUND);
       case "resources/subscribe" -> subscribe(session, required(params, "uri"), true);
       case "resources/unsubscribe" -> subscribe(session, required(params, "uri"), false);
       case "prompts/get" ->
-          getPrompt(required(params, "name"), params.getJsonObject("arguments", EMPTY), EMPTY);
-      case "completion/complete" -> complete(params);
+          getPrompt(
+              session, required(params, "name"), params.getJsonObject("arguments", EMPTY), EMPTY);
+      case "completion/complete" -> complete(session, params);
       case "logging/setLevel" -> done(setLevel(session, required(params, "level")));
       case "tasks/get" -> done(caller.taskGet(session, params));
       case "tasks/result" -> caller.taskResult(session, params);
@@ -438,34 +448,93 @@ public final class McpServer {
         .put("instructions", info.instructions());
   }
 
+  /**
+   * The resources or templates of every provider that {@code grant} may read ({@code key}: uri).
+   */
   private List<JsonObject> collect(
-      java.util.function.Function<ResourceProvider, List<JsonObject>> part) {
+      Grant grant,
+      java.util.function.Function<ResourceProvider, List<JsonObject>> part,
+      String key) {
     List<JsonObject> all = new ArrayList<>();
-    resources.forEach(p -> all.addAll(part.apply(p)));
+    for (ResourceProvider provider : resources) {
+      for (JsonObject entry : part.apply(provider)) {
+        if (readable(grant, provider, entry.getString(key))) {
+          all.add(entry);
+        }
+      }
+    }
     return all;
   }
 
   /** A page of the resources, their templates or the prompts: the same in both eras. */
-  private JsonObject listing(String method, String cursor) {
+  private JsonObject listing(Session session, String method, String cursor) {
     int pageSize = config.mcp().pageSize();
+    Grant grant = session.grant();
     return switch (method) {
       case "resources/list" ->
-          Cursors.page(collect(ResourceProvider::resources), cursor, pageSize, "resources");
+          Cursors.page(
+              collect(grant, ResourceProvider::resources, "uri"), cursor, pageSize, "resources");
       case "resources/templates/list" ->
-          Cursors.page(collect(ResourceProvider::templates), cursor, pageSize, "resourceTemplates");
-      default -> Cursors.page(promptListing(), cursor, pageSize, "prompts");
+          Cursors.page(
+              collect(grant, ResourceProvider::templates, "uriTemplate"),
+              cursor,
+              pageSize,
+              "resourceTemplates");
+      default -> Cursors.page(promptListing(grant), cursor, pageSize, "prompts");
     };
   }
 
-  private List<JsonObject> promptListing() {
+  /** The tools a session may call, in the registry's order. */
+  private List<JsonObject> toolListing(Session session) {
+    Grant grant = session.grant();
+    List<JsonObject> all = tools.listing();
+    return grant.isEverything()
+        ? all
+        : all.stream().filter(t -> grant.allows(t.getString("name"))).toList();
+  }
+
+  private List<JsonObject> promptListing(Grant grant) {
     List<JsonObject> all = new ArrayList<>();
-    prompts.forEach(p -> all.addAll(p.prompts()));
+    for (PromptProvider provider : prompts) {
+      for (JsonObject prompt : provider.prompts()) {
+        if (visible(grant, provider, prompt.getString("name"))) {
+          all.add(prompt);
+        }
+      }
+    }
     return all;
   }
 
-  private Future<JsonObject> readResource(String uri, int notFound) {
+  /** Whether a resource (or template) shows data only a tool outside the grant reads. */
+  private static boolean readable(Grant grant, ResourceProvider provider, String uri) {
+    String tool = uri == null ? null : provider.toolFor(uri);
+    return tool == null || grant.allows(tool);
+  }
+
+  /** Whether a prompt has the model call only tools the grant holds (of those that exist). */
+  private boolean visible(Grant grant, PromptProvider provider, String prompt) {
+    return grant.isEverything()
+        || provider.toolsOf(prompt).stream().allMatch(t -> tools.get(t) == null || grant.allows(t));
+  }
+
+  /** The refusal of a resource the session's toolsets do not reach. */
+  private static McpException unreadable(Session session, ResourceProvider provider, String uri) {
+    return new McpException(
+        JsonRpc.INVALID_PARAMS,
+        "resource "
+            + Quote.of(uri)
+            + " shows what "
+            + provider.toolFor(uri)
+            + " reads; "
+            + session.grant().refusal(provider.toolFor(uri)));
+  }
+
+  private Future<JsonObject> readResource(Session session, String uri, int notFound) {
     for (ResourceProvider provider : resources) {
       if (provider.owns(uri)) {
+        if (!readable(session.grant(), provider, uri)) {
+          throw unreadable(session, provider, uri);
+        }
         return provider.read(uri);
       }
     }
@@ -474,6 +543,11 @@ public final class McpServer {
   }
 
   private Future<JsonObject> subscribe(Session session, String uri, boolean on) {
+    for (ResourceProvider provider : resources) {
+      if (on && provider.owns(uri) && !readable(session.grant(), provider, uri)) {
+        throw unreadable(session, provider, uri);
+      }
+    }
     if (on) {
       if (session.subscriptions().add(uri)) {
         resources.stream().filter(p -> p.owns(uri)).forEach(p -> p.subscribed(uri));
@@ -500,7 +574,7 @@ public final class McpServer {
         id,
         filter,
         channel,
-        uri -> resources.stream().anyMatch(p -> p.owns(uri)),
+        uri -> resources.stream().anyMatch(p -> p.owns(uri) && readable(request.grant(), p, uri)),
         taskId -> caller.modernTask(taskId, request.account()) != null,
         this::watch,
         this::unwatch);
@@ -529,8 +603,12 @@ public final class McpServer {
     }
   }
 
-  private Future<JsonObject> getPrompt(String name, JsonObject arguments, JsonObject input) {
+  private Future<JsonObject> getPrompt(
+      Session session, String name, JsonObject arguments, JsonObject input) {
     for (PromptProvider provider : prompts) {
+      if (!visible(session.grant(), provider, name)) {
+        throw hiddenPrompt(session, provider, name);
+      }
       Future<JsonObject> result = provider.get(name, arguments, input);
       if (result != null) {
         return result;
@@ -541,7 +619,19 @@ public final class McpServer {
         "unknown prompt " + Quote.of(name) + "; prompts/list shows the available prompts");
   }
 
-  private Future<JsonObject> complete(JsonObject params) {
+  /** The refusal of a prompt that has the model call tools outside the session's toolsets. */
+  private McpException hiddenPrompt(Session session, PromptProvider provider, String name) {
+    String outside =
+        provider.toolsOf(name).stream()
+            .filter(t -> tools.get(t) != null && !session.grant().allows(t))
+            .findFirst()
+            .orElse("");
+    return new McpException(
+        JsonRpc.INVALID_PARAMS,
+        "prompt " + Quote.of(name) + " uses " + outside + "; " + session.grant().refusal(outside));
+  }
+
+  private Future<JsonObject> complete(Session session, JsonObject params) {
     JsonObject ref = params.getJsonObject("ref");
     JsonObject argument = params.getJsonObject("argument");
     if (ref == null || argument == null) {
@@ -556,10 +646,12 @@ public final class McpServer {
         switch (ref.getString("type", "")) {
           case "ref/prompt" ->
               prompts.stream()
+                  .filter(p -> visible(session.grant(), p, ref.getString("name")))
                   .map(p -> p.complete(ref.getString("name"), name, value, resolved))
                   .toList();
           case "ref/resource" ->
               resources.stream()
+                  .filter(p -> readable(session.grant(), p, ref.getString("uri")))
                   .map(p -> p.complete(ref.getString("uri"), name, value, resolved))
                   .toList();
           default ->

@@ -1,5 +1,7 @@
 package dev.sonde.mcp;
 
+import dev.sonde.auth.Grant;
+import dev.sonde.auth.Principal;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
@@ -27,7 +29,7 @@ public final class Session {
 
   private final String id;
   private final String transport;
-  private final String account;
+  private final Principal principal;
   private final Instant createdAt = Instant.now();
   private final Set<String> subscriptions = ConcurrentHashMap.newKeySet();
   private final Map<String, InFlightCall> calls;
@@ -43,19 +45,19 @@ public final class Session {
   private volatile boolean closed;
   private volatile long lastActive = System.currentTimeMillis();
 
-  public Session(String id, String transport, String account, String logLevel) {
-    this(id, transport, account, logLevel, new ConcurrentHashMap<>());
+  public Session(String id, String transport, Principal principal, String logLevel) {
+    this(id, transport, principal, logLevel, new ConcurrentHashMap<>());
   }
 
   private Session(
       String id,
       String transport,
-      String account,
+      Principal principal,
       String logLevel,
       Map<String, InFlightCall> calls) {
     this.id = id;
     this.transport = transport;
-    this.account = account;
+    this.principal = principal;
     this.logLevel = logLevel;
     this.calls = calls;
   }
@@ -67,16 +69,16 @@ public final class Session {
    * there finds it; over HTTP ({@code connection} null) its stream is its only tie.
    */
   static Session forRequest(
-      Session connection, String transport, String account, RequestMeta meta) {
+      Session connection, String transport, Principal principal, RequestMeta meta) {
     Session session =
         connection == null
             ? new Session(
                 REQUEST_PREFIX + REQUEST_NUMBERS.incrementAndGet(),
                 transport,
-                account,
+                principal,
                 meta.logLevel())
             : new Session(
-                connection.id, connection.transport, account, meta.logLevel(), connection.calls);
+                connection.id, connection.transport, principal, meta.logLevel(), connection.calls);
     session.initialize(meta.protocolVersion(), meta.clientInfo(), meta.clientCapabilities());
     session.initialized = true;
     return session;
@@ -91,7 +93,16 @@ public final class Session {
   }
 
   public String account() {
-    return account;
+    return principal.account();
+  }
+
+  public Principal principal() {
+    return principal;
+  }
+
+  /** The tools this session may call (and the prompts and resources that follow them). */
+  public Grant grant() {
+    return principal.grant();
   }
 
   public Instant createdAt() {

@@ -1,5 +1,6 @@
 package dev.sonde.mcp;
 
+import dev.sonde.auth.Principal;
 import java.util.Collection;
 import java.util.Map;
 import java.util.UUID;
@@ -11,12 +12,12 @@ public final class SessionStore {
   public static final String STDIO = "stdio";
 
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
-  private final String defaultAccount;
+  private final Principal local;
   private final String defaultLogLevel;
   private final int maxSessions;
 
-  public SessionStore(String defaultAccount, String defaultLogLevel, int maxSessions) {
-    this.defaultAccount = defaultAccount;
+  public SessionStore(Principal local, String defaultLogLevel, int maxSessions) {
+    this.local = local;
     this.defaultLogLevel = defaultLogLevel;
     this.maxSessions = maxSessions;
   }
@@ -34,15 +35,14 @@ public final class SessionStore {
               + maxSessions
               + " sessions (mcp.maxSessions); end unused sessions (HTTP DELETE) or try again later");
     }
-    Session session =
-        new Session(UUID.randomUUID().toString(), transport, defaultAccount, defaultLogLevel);
+    Session session = new Session(UUID.randomUUID().toString(), transport, local, defaultLogLevel);
     sessions.put(session.id(), session);
     return session;
   }
 
-  /** The account a request without credentials acts as. */
-  public String defaultAccount() {
-    return defaultAccount;
+  /** Who a request without credentials acts as: the local account and its toolsets. */
+  public Principal local() {
+    return local;
   }
 
   public Session get(String id) {

@@ -98,6 +98,10 @@ final class ToolCaller {
           JsonRpc.INVALID_PARAMS,
           "unknown tool " + Quote.of(name) + "; tools/list shows the available tools");
     }
+    // a tool the toolsets leave out is not run, even when called by name
+    if (!session.grant().allows(name)) {
+      throw new McpException(JsonRpc.INVALID_PARAMS, session.grant().refusal(name));
+    }
     JsonObject meta = params.getJsonObject("_meta");
     Object token = meta == null ? null : meta.getValue("progressToken");
     TaskSupport support = tool.spec().taskSupport();

@@ -10,6 +10,8 @@ import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.MatchResult;
+import java.util.regex.Pattern;
 
 /**
  * Guidance prompts that name the tools to call. Their arguments are the user's text: they are
@@ -28,6 +30,7 @@ public final class DatabasePrompts implements PromptProvider {
   private static final Arg QUESTION = new Arg("question", "The question, in any language", true);
 
   private static final Map<String, Prompt> PROMPTS = new LinkedHashMap<>();
+  private static final Pattern SNAKE_CASE = Pattern.compile("\\b[a-z]+(?:_[a-z]+)+\\b");
 
   static {
     add(
@@ -146,6 +149,20 @@ public final class DatabasePrompts implements PromptProvider {
                                                 .put("required", a.required()))
                                 .toList())))
         .toList();
+  }
+
+  /** The tools the guidance names (snake_case words; the server keeps those that are tools). */
+  @Override
+  public List<String> toolsOf(String name) {
+    Prompt prompt = PROMPTS.get(name);
+    return prompt == null
+        ? List.of()
+        : SNAKE_CASE
+            .matcher(prompt.guidance())
+            .results()
+            .map(MatchResult::group)
+            .distinct()
+            .toList();
   }
 
   @Override

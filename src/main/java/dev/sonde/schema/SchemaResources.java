@@ -79,6 +79,21 @@ public final class SchemaResources implements ResourceProvider {
             .put("mimeType", "application/json"));
   }
 
+  /**
+   * A table's schema is what describe_table shows, the table list list_tables', a dialect guide is
+   * for queries.
+   */
+  @Override
+  public String toolFor(String uri) {
+    if (uri.equals(SCHEMA)) {
+      return "list_tables";
+    }
+    if (TABLE.matcher(uri).matches()) {
+      return "describe_table";
+    }
+    return DIALECT.matcher(uri).matches() ? "execute_query" : null;
+  }
+
   @Override
   public boolean owns(String uri) {
     return uri.equals(GUIDE)

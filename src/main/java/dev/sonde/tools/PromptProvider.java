@@ -15,6 +15,14 @@ public interface PromptProvider {
   List<JsonObject> prompts();
 
   /**
+   * The tools a prompt has the model call: a principal sees the prompt only when its toolsets hold
+   * every one of them that the server serves.
+   */
+  default List<String> toolsOf(String prompt) {
+    return List.of();
+  }
+
+  /**
    * The {@code GetPromptResult} of an owned prompt, or null when the name is not this provider's.
    */
   Future<JsonObject> get(String name, JsonObject arguments);

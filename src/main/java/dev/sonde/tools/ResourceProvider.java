@@ -24,6 +24,14 @@ public interface ResourceProvider {
     return List.of();
   }
 
+  /**
+   * The tool whose data a resource or template shows, or null when anyone may read it: a principal
+   * whose toolsets leave that tool out neither lists nor reads it.
+   */
+  default String toolFor(String uri) {
+    return null;
+  }
+
   /** Whether this provider serves {@code uri}. */
   boolean owns(String uri);
 

@@ -69,7 +69,8 @@ class ConfigLoaderTest {
             shipped.timeseries(),
             shipped.reports(),
             shipped.dashboards(),
-            shipped.chatbi());
+            shipped.chatbi(),
+            shipped.auth());
     assertEquals(SondeConfig.defaults(), withoutSources);
   }
 
