@@ -2,12 +2,9 @@ package dev.sonde.web;
 
 import dev.sonde.mcp.ParamHeader;
 import dev.sonde.mcp.RequestMeta;
+import dev.sonde.mcp.WireJson;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.function.Function;
@@ -138,14 +135,8 @@ final class McpRequestHeaders {
         return null;
       }
       try {
-        byte[] bytes = Base64.getDecoder().decode(encoded);
-        return StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT)
-            .decode(ByteBuffer.wrap(bytes))
-            .toString();
-      } catch (IllegalArgumentException | CharacterCodingException e) {
+        return WireJson.utf8(Base64.getDecoder().decode(encoded));
+      } catch (IllegalArgumentException | WireJson.Invalid e) {
         return null;
       }
     }
