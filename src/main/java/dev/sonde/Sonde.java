@@ -1,5 +1,6 @@
 package dev.sonde;
 
+import dev.sonde.auth.AuditTrail;
 import dev.sonde.auth.Principal;
 import dev.sonde.auth.Toolsets;
 import dev.sonde.chatbi.ChatBi;
@@ -367,7 +368,14 @@ public final class Sonde {
             tools,
             resources,
             prompts,
-            info);
+            info,
+            config.auth().audit().enabled()
+                ? AuditTrail.in(
+                    vertx,
+                    Path.of(config.data().dir()).resolve("audit"),
+                    config.auth().audit().keepDays(),
+                    config.auth().audit().keepMegabytes() * 1024L * 1024L)
+                : AuditTrail.off());
     Future<Void> deployed = Future.succeededFuture();
     for (FamilyVerticle family : families) {
       deployed = deployed.compose(v -> vertx.deployVerticle(family).mapEmpty());

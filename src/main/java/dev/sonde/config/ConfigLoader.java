@@ -291,6 +291,8 @@ public final class ConfigLoader {
               + "; use 0 (a quarter of the heap) or a number of bytes");
     }
     range("mcp.maxSessions", c.mcp().maxSessions(), 1, 10_000_000);
+    range("auth.audit.keepDays", c.auth().audit().keepDays(), 1, 3650);
+    range("auth.audit.keepMegabytes", c.auth().audit().keepMegabytes(), 1, 1_000_000);
     range("mcp.pageSize", c.mcp().pageSize(), 1, 1000);
     range("mcp.sessionIdleMinutes", c.mcp().sessionIdleMinutes(), 1, 7 * 24 * 60);
     range("mcp.toolTimeoutSeconds", c.mcp().toolTimeoutSeconds(), 1, 24 * 3600);

@@ -24,7 +24,11 @@ public record SondeConfig(
    * loopback or stdio Sonde), {@code toolsets} the named sets of tools defined here beside the
    * shipped ones.
    */
-  public record AuthConfig(List<String> localToolsets, Map<String, ToolsetConfig> toolsets) {}
+  public record AuthConfig(
+      List<String> localToolsets, Map<String, ToolsetConfig> toolsets, AuditConfig audit) {}
+
+  /** The audit trail: one line per tool call, kept {@code keepDays} and {@code keepMegabytes}. */
+  public record AuditConfig(boolean enabled, int keepDays, int keepMegabytes) {}
 
   /** A toolset of your own: the tools it holds. */
   public record ToolsetConfig(String description, List<String> tools) {
@@ -271,6 +275,6 @@ public record SondeConfig(
         new DashboardsConfig(200),
         new ChatBiConfig(
             "conf/ontology", 200, 5, 7, 1000, false, new LlmConfig("none", "", "", "", 60, 2)),
-        new AuthConfig(List.of("all"), Map.of()));
+        new AuthConfig(List.of("all"), Map.of(), new AuditConfig(true, 30, 100)));
   }
 }

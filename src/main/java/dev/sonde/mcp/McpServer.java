@@ -1,5 +1,6 @@
 package dev.sonde.mcp;
 
+import dev.sonde.auth.AuditTrail;
 import dev.sonde.auth.Grant;
 import dev.sonde.config.LogLevel;
 import dev.sonde.config.SondeConfig;
@@ -56,6 +57,7 @@ public final class McpServer {
   private final ServerInfo info;
   private final JsonObject serverInfo;
   private final ToolCaller caller;
+  private final AuditTrail audit;
   private final Map<String, Integer> transports = new TreeMap<>();
   private final Listeners listeners = new Listeners();
 
@@ -66,7 +68,8 @@ public final class McpServer {
       ToolRegistry tools,
       List<ResourceProvider> resources,
       List<PromptProvider> prompts,
-      ServerInfo info) {
+      ServerInfo info,
+      AuditTrail audit) {
     this.config = config;
     this.sessions = sessions;
     this.tools = tools;
@@ -86,7 +89,9 @@ public final class McpServer {
             config.mcp().toolTimeoutSeconds() * 1000L,
             config.jobs().taskTtlSeconds() * 1000L,
             config.jobs().cancelOnDisconnect(),
-            new RequestStates(config.mcp().requestStateSecret(), REQUEST_STATE_LIFETIME_MILLIS));
+            new RequestStates(config.mcp().requestStateSecret(), REQUEST_STATE_LIFETIME_MILLIS),
+            audit);
+    this.audit = audit;
     tools.onChange(this::toolsChanged);
     caller.onTaskChange(task -> listeners.taskChanged(task.taskId, task.detailed()));
     vertx.eventBus().consumer(CallHeaders.TOOLS_CHANGED_ADDRESS, m -> toolsChanged());
@@ -716,6 +721,7 @@ public final class McpServer {
         .put("toolCount", tools.listing().size())
         .put("transports", new JsonObject(new TreeMap<>(transports)))
         .put("openSessions", byTransport)
-        .put("sessionCount", sessions.all().size());
+        .put("sessionCount", sessions.all().size())
+        .put("callsByAccount", new JsonObject(new LinkedHashMap<>(audit.callsByAccount())));
   }
 }

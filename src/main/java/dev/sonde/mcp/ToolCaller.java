@@ -1,5 +1,6 @@
 package dev.sonde.mcp;
 
+import dev.sonde.auth.AuditTrail;
 import dev.sonde.config.LogLevel;
 import dev.sonde.core.Quote;
 import dev.sonde.jobs.JobRegistry;
@@ -17,6 +18,7 @@ import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +46,7 @@ final class ToolCaller {
   private final long taskTtlMillis;
   private final boolean cancelOnDisconnect;
   private final RequestStates states;
+  private final AuditTrail audit;
   private final Map<String, ModernTask> modernTasks = new ConcurrentHashMap<>();
 
   /** The round each task waiting for input will run again once answered. */
@@ -60,9 +63,11 @@ final class ToolCaller {
       long defaultTimeoutMillis,
       long taskTtlMillis,
       boolean cancelOnDisconnect,
-      RequestStates states) {
+      RequestStates states,
+      AuditTrail audit) {
     this.vertx = vertx;
     this.states = states;
+    this.audit = audit;
     this.tools = tools;
     this.defaultTimeoutMillis = defaultTimeoutMillis;
     this.taskTtlMillis = taskTtlMillis;
@@ -85,8 +90,86 @@ final class ToolCaller {
         });
   }
 
-  /** Returns the CallToolResult (or CreateTaskResult), or null when the call was cancelled. */
+  /**
+   * Returns the CallToolResult (or CreateTaskResult), or null when the call was cancelled; each
+   * call leaves one line in the audit trail, a refused one too.
+   */
   Future<JsonObject> call(
+      Session session, Object requestId, JsonObject params, ClientChannel channel) {
+    long started = System.nanoTime();
+    String tool = params.getValue("name") instanceof String n ? n : "";
+    JsonObject arguments =
+        params.getValue("arguments") instanceof JsonObject a ? a : new JsonObject();
+    Future<JsonObject> answer;
+    try {
+      answer = run(session, requestId, params, channel);
+    } catch (McpException e) {
+      audit.called(
+          session.account(),
+          session.transport(),
+          tool,
+          arguments,
+          started,
+          "refused",
+          e.getMessage(),
+          null);
+      throw e;
+    }
+    return answer.onComplete(
+        done -> {
+          JsonObject result = done.succeeded() ? done.result() : null;
+          JsonObject content =
+              result != null && result.getValue("structuredContent") instanceof JsonObject c
+                  ? c
+                  : new JsonObject();
+          Integer rows =
+              content.getValue("rows") instanceof JsonArray r
+                  ? Integer.valueOf(r.size())
+                  : content.getValue("affected_rows") instanceof Number n
+                      ? Integer.valueOf(n.intValue())
+                      : null;
+          audit.called(
+              session.account(),
+              session.transport(),
+              tool,
+              arguments,
+              started,
+              outcome(done.failed(), result),
+              done.failed() ? "internal error" : errorText(result),
+              rows);
+        });
+  }
+
+  /** What became of a call, as the audit trail names it. */
+  private static String outcome(boolean failed, JsonObject result) {
+    if (failed) {
+      return "error";
+    }
+    if (result == null) {
+      return "cancelled";
+    }
+    if (result.containsKey("task")) {
+      return "task";
+    }
+    if ("input_required".equals(result.getString("resultType"))) {
+      return "input_required";
+    }
+    return result.getBoolean("isError", false) ? "error" : "ok";
+  }
+
+  /** The first text of an error result, or null. */
+  private static String errorText(JsonObject result) {
+    if (result == null
+        || !result.getBoolean("isError", false)
+        || !(result.getValue("content") instanceof JsonArray content)
+        || content.isEmpty()
+        || !(content.getValue(0) instanceof JsonObject first)) {
+      return null;
+    }
+    return first.getString("text");
+  }
+
+  private Future<JsonObject> run(
       Session session, Object requestId, JsonObject params, ClientChannel channel) {
     String name = params.getString("name");
     if (name == null || name.isBlank()) {

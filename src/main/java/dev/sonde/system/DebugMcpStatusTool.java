@@ -14,15 +14,17 @@ import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 
 /**
- * What the server is doing: tools per family, transports and sessions, running jobs, uptime, heap.
+ * What the server is doing: tools per family, transports and sessions, calls per account, running
+ * jobs, uptime, heap.
  */
 final class DebugMcpStatusTool implements Tool {
   private static final ToolSpec SPEC =
       ToolSpec.builder("debug_mcp_status")
           .title("MCP server status")
           .description(
-              "Diagnostics: tool count and names per family, transports and open sessions, running"
-                  + " jobs, uptime and heap. For troubleshooting, not for data questions.")
+              "Diagnostics: tool count and names per family, transports and open sessions, tool"
+                  + " calls per account since start, running jobs, uptime and heap. For"
+                  + " troubleshooting, not for data questions.")
           .output(Schemas.result("toolCount", "integer", "families", "object"))
           .annotations(ToolAnnotations.READ_ONLY)
           .build();
