@@ -4,6 +4,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,8 +17,11 @@ import java.time.ZoneOffset;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -42,7 +46,11 @@ public final class AuditTrail {
   private final int keepDays;
   private final long keepBytes;
   private final Map<String, LongAdder> callsByAccount = new ConcurrentHashMap<>();
-  private LocalDate prunedOn;
+  private final Queue<Line> pending = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean draining = new AtomicBoolean();
+  // the writer thread's own: the open day file
+  private LocalDate openDay;
+  private Writer out;
 
   private AuditTrail(Path dir, WorkerExecutor writer, int keepDays, long keepBytes) {
     this.dir = dir;
@@ -102,16 +110,39 @@ public final class AuditTrail {
       line.put(
           "reason", reason.length() > REASON_CHARS ? reason.substring(0, REASON_CHARS) : reason);
     }
-    String text = line.encode() + "\n";
-    LocalDate day = LocalDate.ofInstant(now, ZoneOffset.UTC);
-    writer
-        .executeBlocking(
-            () -> {
-              append(day, text);
-              return null;
-            },
-            true)
-        .onFailure(e -> LOG.warn("audit line not written: {}", e.getMessage()));
+    pending.add(new Line(LocalDate.ofInstant(now, ZoneOffset.UTC), line.encode() + "\n"));
+    if (draining.compareAndSet(false, true)) {
+      writer
+          .executeBlocking(
+              () -> {
+                drain();
+                return null;
+              },
+              false)
+          .onFailure(e -> LOG.warn("audit lines not written: {}", e.getMessage()));
+    }
+  }
+
+  /** A line waiting for the writer, with the day whose file it belongs in. */
+  private record Line(LocalDate day, String text) {}
+
+  /**
+   * Writes what is waiting, flushing once per batch: one writer at a time, and a line added while
+   * it finishes is taken by it or starts the next.
+   */
+  private void drain() throws IOException {
+    do {
+      try {
+        for (Line line = pending.poll(); line != null; line = pending.poll()) {
+          append(line);
+        }
+        if (out != null) {
+          out.flush();
+        }
+      } finally {
+        draining.set(false);
+      }
+    } while (!pending.isEmpty() && draining.compareAndSet(false, true));
   }
 
   /** The calls each account made since start, by account name. */
@@ -121,18 +152,23 @@ public final class AuditTrail {
     return counts;
   }
 
-  private void append(LocalDate day, String text) throws IOException {
-    Files.createDirectories(dir);
-    Files.writeString(
-        dir.resolve(day + ".jsonl"),
-        text,
-        StandardCharsets.UTF_8,
-        StandardOpenOption.CREATE,
-        StandardOpenOption.APPEND);
-    if (!day.equals(prunedOn)) {
-      prunedOn = day;
-      prune(day);
+  /** Appends to the line's day file, opening it (and pruning) when the day changes. */
+  private void append(Line line) throws IOException {
+    if (!line.day().equals(openDay)) {
+      if (out != null) {
+        out.close();
+      }
+      Files.createDirectories(dir);
+      out =
+          Files.newBufferedWriter(
+              dir.resolve(line.day() + ".jsonl"),
+              StandardCharsets.UTF_8,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.APPEND);
+      openDay = line.day();
+      prune(line.day());
     }
+    out.write(line.text());
   }
 
   /** Drops the days past {@code keepDays}, then the oldest while the trail is over its size. */

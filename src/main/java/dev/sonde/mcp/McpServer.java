@@ -656,7 +656,11 @@ public final class McpServer {
                   .toList();
           case "ref/resource" ->
               resources.stream()
-                  .filter(p -> readable(session.grant(), p, ref.getString("uri")))
+                  .filter(
+                      p ->
+                          ref.getValue("uri") instanceof String uri
+                              && p.owns(uri)
+                              && readable(session.grant(), p, uri))
                   .map(p -> p.complete(ref.getString("uri"), name, value, resolved))
                   .toList();
           default ->

@@ -234,7 +234,16 @@ public final class SchemaResources implements ResourceProvider {
   @Override
   public Future<List<String>> complete(
       String uriTemplate, String variable, String prefix, JsonObject resolved) {
-    return SchemaCompletions.complete(databases, variable, prefix, resolved);
+    // only a variable of one of these templates: completion must not list what reading cannot
+    boolean ours =
+        templates().stream()
+            .anyMatch(
+                t ->
+                    t.getString("uriTemplate").equals(uriTemplate)
+                        && uriTemplate.contains("{" + variable + "}"));
+    return ours
+        ? SchemaCompletions.complete(databases, variable, prefix, resolved)
+        : Future.succeededFuture(List.of());
   }
 
   @Override

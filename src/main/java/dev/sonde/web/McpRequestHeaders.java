@@ -7,6 +7,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -32,6 +33,10 @@ final class McpRequestHeaders {
       HttpServerRequest request,
       JsonObject message,
       Function<String, List<ParamHeader>> paramHeaders) {
+    String ambiguous = ambiguous(request);
+    if (ambiguous != null) {
+      return ambiguous;
+    }
     String version = request.getHeader(PROTOCOL_VERSION);
     JsonObject params = message.getJsonObject("params", new JsonObject());
     Object bodyVersion = params.getJsonObject("_meta").getValue(RequestMeta.PROTOCOL_VERSION);
@@ -87,6 +92,30 @@ final class McpRequestHeaders {
     return null;
   }
 
+  /**
+   * A header a proxy and Sonde could read differently: an MCP header sent twice (a proxy may take
+   * the last, or join them), or a look-alike with underscores (a CGI-style gateway reads {@code
+   * Mcp_Name} as {@code Mcp-Name}). Null when there is none.
+   */
+  private static String ambiguous(HttpServerRequest request) {
+    for (String name : request.headers().names()) {
+      String lower = name.toLowerCase(Locale.ROOT);
+      String hyphenated = lower.replace('_', '-');
+      boolean mirrors =
+          hyphenated.equals("mcp-protocol-version")
+              || hyphenated.equals("mcp-method")
+              || hyphenated.equals("mcp-name")
+              || hyphenated.startsWith(ParamHeader.PREFIX.toLowerCase(Locale.ROOT));
+      if (mirrors && !hyphenated.equals(lower)) {
+        return "the header " + name + " is not an MCP header; spell it with hyphens";
+      }
+      if (mirrors && request.headers().getAll(name).size() > 1) {
+        return "the " + name + " header is sent more than once; send it once";
+      }
+    }
+    return null;
+  }
+
   /** Whether one {@code Mcp-Param-*} header repeats its argument: null when it does. */
   private static String paramMismatch(String header, ParamHeader param, JsonObject arguments) {
     String name = ParamHeader.PREFIX + param.name();
@@ -130,12 +159,14 @@ final class McpRequestHeaders {
         && value.endsWith(BASE64_END)
         && value.length() >= BASE64_START.length() + BASE64_END.length()) {
       String encoded = value.substring(BASE64_START.length(), value.length() - BASE64_END.length());
-      // Java's decoder takes unpadded input; the spec's test cases refuse it
-      if (encoded.length() % 4 != 0) {
-        return null;
-      }
       try {
-        return WireJson.utf8(Base64.getDecoder().decode(encoded));
+        byte[] bytes = Base64.getDecoder().decode(encoded);
+        // one encoding per value: Java's decoder takes unpadded input and set unused bits
+        // (c2NyYXRjaB==), which would let a proxy keying on the raw header see another value
+        if (!Base64.getEncoder().encodeToString(bytes).equals(encoded)) {
+          return null;
+        }
+        return WireJson.utf8(bytes);
       } catch (IllegalArgumentException | WireJson.Invalid e) {
         return null;
       }

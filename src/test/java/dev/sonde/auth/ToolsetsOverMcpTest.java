@@ -77,6 +77,21 @@ class ToolsetsOverMcpTest {
         ids++, "tools/call", new JsonObject().put("name", tool).put("arguments", arguments));
   }
 
+  /** The completion of a connection name for {@code ref}. */
+  static JsonObject complete(McpClient client, String type, String ref) {
+    JsonObject reference =
+        new JsonObject().put("type", type).put(type.equals("ref/prompt") ? "name" : "uri", ref);
+    return client
+        .request(
+            ids++,
+            "completion/complete",
+            new JsonObject()
+                .put("ref", reference)
+                .put("argument", new JsonObject().put("name", "connection").put("value", "")))
+        .getJsonObject("result")
+        .getJsonObject("completion");
+  }
+
   static String refusal(JsonObject response) {
     JsonObject error = response.getJsonObject("error");
     assertNotNull(error, "expected a refusal: " + response.encode());
@@ -152,6 +167,20 @@ class ToolsetsOverMcpTest {
                       .put("argument", new JsonObject().put("name", "connection").put("value", "")))
               .getJsonObject("result");
       assertEquals(new JsonArray(), completion.getJsonObject("completion").getJsonArray("values"));
+      // completion answers only for a template or prompt that has the variable, and may be read
+      JsonObject named = complete(client, "ref/resource", "sonde://schema/{connection}/{table}");
+      assertTrue(named.getJsonArray("values").contains("demo"), named.encode());
+      for (String[] elsewhere :
+          new String[][] {
+            {"ref/resource", "sonde://guide"},
+            {"ref/resource", "sonde://docs/{source}/{path}"},
+            {"ref/prompt", "no_such_prompt"}
+          }) {
+        assertEquals(
+            new JsonArray(),
+            complete(client, elsewhere[0], elsewhere[1]).getJsonArray("values"),
+            String.join(" ", elsewhere));
+      }
       JsonObject resources = client.request(ids++, "resources/list", null).getJsonObject("result");
       List<String> uris = names(resources, "resources", "uri");
       assertTrue(uris.contains("sonde://guide"), uris.toString());

@@ -31,6 +31,12 @@ class ParamHeadersTest {
   /** A modern execute_write on scratch, with exactly the headers {@code headers} leaves. */
   static HttpResponse<String> write(
       String sql, boolean onScratch, Consumer<Map<String, String>> headers) {
+    return write(sql, onScratch, headers, new String[0]);
+  }
+
+  /** The same, with {@code extra} name, value pairs sent as well (repeats included). */
+  static HttpResponse<String> write(
+      String sql, boolean onScratch, Consumer<Map<String, String>> headers, String... extra) {
     JsonObject arguments = new JsonObject().put("sql", sql);
     if (onScratch) {
       arguments.put("connection", "scratch");
@@ -54,6 +60,9 @@ class ParamHeadersTest {
             .header("Accept", "application/json, text/event-stream")
             .POST(HttpRequest.BodyPublishers.ofString(message.encode()));
     sent.forEach(request::header);
+    for (int i = 0; i < extra.length; i += 2) {
+      request.header(extra[i], extra[i + 1]);
+    }
     return client.raw(request.build());
   }
 
@@ -73,7 +82,9 @@ class ParamHeadersTest {
     assertEquals(400, response.statusCode(), why + ": " + response.body());
     JsonObject error = new JsonObject(response.body()).getJsonObject("error");
     assertEquals(-32020, error.getInteger("code"), why);
-    assertTrue(error.getString("message").contains("Mcp-Param-Connection"), error.encode());
+    assertTrue(
+        error.getString("message").toLowerCase().replace('_', '-').contains("mcp-param-connection"),
+        error.encode());
     assertEquals(0, rows(), why + " wrote a row");
   }
 
@@ -125,6 +136,15 @@ class ParamHeadersTest {
                     "=?base64?"
                         + Base64.getEncoder().encodeToString(new byte[] {(byte) 0xff})
                         + "?=")));
+    refused(
+        "unused bits set",
+        write(INSERT, true, h -> h.put("Mcp-Param-Connection", "=?base64?c2NyYXRjaB==?=")));
+    refused(
+        "the header twice, a proxy may read the second",
+        write(INSERT, true, h -> {}, "Mcp-Param-Connection", "demo"));
+    refused(
+        "a look-alike a CGI-style gateway reads as the header",
+        write(INSERT, true, h -> {}, "Mcp_Param_Connection", "demo"));
     refused(
         "the sentinel without its end is a literal",
         write(INSERT, true, h -> h.put("Mcp-Param-Connection", "=?base64?" + BASE64_SCRATCH)));
