@@ -599,6 +599,7 @@ public final class Sonde {
     Promise<Void> closed = Promise.promise();
     background
         .eventually(databases::ready)
+        .eventually(server::flushAudit)
         .onComplete(
             ended ->
                 vertx

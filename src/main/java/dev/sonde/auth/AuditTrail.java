@@ -1,10 +1,12 @@
 package dev.sonde.auth;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +15,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -31,26 +32,29 @@ import org.slf4j.LoggerFactory;
  * One JSON line per tool call in {@code <data>/audit/<yyyy-MM-dd>.jsonl} (UTC days): when, which
  * account on which transport, the tool, its connection, the statement's SHA-256 and first 500
  * characters, rows, milliseconds, and the outcome with the reason of a refusal or error. Nothing
- * else of the arguments is kept, so no secret a call carries reaches the file. Lines are appended
- * in order by one thread; days older than {@code keepDays} go, and the oldest days go while the
- * folder holds more than {@code keepBytes}. A line that cannot be written is logged, never a reason
- * to fail the call.
+ * else of the arguments is kept, so no secret a call carries reaches the file. A call costs its
+ * caller a queue insert; the writer thread turns the waiting calls into lines every 200 ms and on
+ * close, in order. Days older than {@code keepDays} go, and the oldest days go while the folder
+ * holds more than {@code keepBytes}. A line that cannot be written is logged, never a reason to
+ * fail the call.
  */
 public final class AuditTrail {
   private static final Logger LOG = LoggerFactory.getLogger(AuditTrail.class);
   private static final int STATEMENT_CHARS = 500;
   private static final int REASON_CHARS = 300;
+  private static final long FLUSH_MILLIS = 200;
+  private static final JsonFactory JSON = new JsonFactory();
 
   private final Path dir;
   private final WorkerExecutor writer;
   private final int keepDays;
   private final long keepBytes;
   private final Map<String, LongAdder> callsByAccount = new ConcurrentHashMap<>();
-  private final Queue<Line> pending = new ConcurrentLinkedQueue<>();
+  private final Queue<Entry> pending = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean draining = new AtomicBoolean();
   // the writer thread's own: the open day file
   private LocalDate openDay;
-  private Writer out;
+  private JsonGenerator json;
 
   private AuditTrail(Path dir, WorkerExecutor writer, int keepDays, long keepBytes) {
     this.dir = dir;
@@ -59,10 +63,13 @@ public final class AuditTrail {
     this.keepBytes = keepBytes;
   }
 
-  /** A trail that writes to {@code dir}. */
+  /** A trail that writes to {@code dir}, the waiting lines every {@code FLUSH_MILLIS}. */
   public static AuditTrail in(Vertx vertx, Path dir, int keepDays, long keepBytes) {
-    return new AuditTrail(
-        dir, vertx.createSharedWorkerExecutor("sonde-audit", 1), keepDays, keepBytes);
+    AuditTrail trail =
+        new AuditTrail(
+            dir, vertx.createSharedWorkerExecutor("sonde-audit", 1), keepDays, keepBytes);
+    vertx.setPeriodic(FLUSH_MILLIS, id -> trail.flush());
+    return trail;
   }
 
   /** A trail that only counts calls (auditing switched off). */
@@ -73,7 +80,7 @@ public final class AuditTrail {
   /**
    * Records one call. {@code outcome} is ok, error, refused, cancelled, task or input_required;
    * {@code reason} the refusal or error text, {@code rows} the rows it returned or changed (null
-   * when it has none).
+   * when it has none). The caller pays a queue insert; the line is written by the writer thread.
    */
   public void called(
       String account,
@@ -85,64 +92,61 @@ public final class AuditTrail {
       String reason,
       Integer rows) {
     callsByAccount.computeIfAbsent(account, a -> new LongAdder()).increment();
-    if (writer == null) {
-      return;
-    }
-    Instant now = Instant.now();
-    JsonObject line =
-        new JsonObject()
-            .put("time", now.toString())
-            .put("account", account)
-            .put("transport", transport)
-            .put("tool", tool);
-    if (arguments.getValue("connection") instanceof String connection) {
-      line.put("connection", connection);
-    }
-    if (arguments.getValue("sql") instanceof String sql) {
-      line.put("sqlSha256", sha256(sql))
-          .put("sql", sql.length() > STATEMENT_CHARS ? sql.substring(0, STATEMENT_CHARS) : sql);
-    }
-    if (rows != null) {
-      line.put("rows", rows);
-    }
-    line.put("ms", (System.nanoTime() - startedNanos) / 1_000_000).put("outcome", outcome);
-    if (reason != null) {
-      line.put(
-          "reason", reason.length() > REASON_CHARS ? reason.substring(0, REASON_CHARS) : reason);
-    }
-    pending.add(new Line(LocalDate.ofInstant(now, ZoneOffset.UTC), line.encode() + "\n"));
-    if (draining.compareAndSet(false, true)) {
-      writer
-          .executeBlocking(
-              () -> {
-                drain();
-                return null;
-              },
-              false)
-          .onFailure(e -> LOG.warn("audit lines not written: {}", e.getMessage()));
+    if (writer != null) {
+      pending.add(
+          new Entry(
+              System.currentTimeMillis(),
+              account,
+              transport,
+              tool,
+              arguments.getValue("connection") instanceof String c ? c : null,
+              arguments.getValue("sql") instanceof String sql ? sql : null,
+              rows,
+              (System.nanoTime() - startedNanos) / 1_000_000,
+              outcome,
+              reason));
     }
   }
 
-  /** A line waiting for the writer, with the day whose file it belongs in. */
-  private record Line(LocalDate day, String text) {}
+  /** Writes what is waiting now, on the writer thread; done when it is on disk. */
+  public Future<Void> flush() {
+    if (writer == null || pending.isEmpty() || !draining.compareAndSet(false, true)) {
+      return Future.succeededFuture();
+    }
+    return writer
+        .<Void>executeBlocking(
+            () -> {
+              try {
+                drain();
+              } finally {
+                draining.set(false);
+              }
+              return null;
+            },
+            false)
+        .onFailure(e -> LOG.warn("audit lines not written: {}", e.getMessage()));
+  }
 
-  /**
-   * Writes what is waiting, flushing once per batch: one writer at a time, and a line added while
-   * it finishes is taken by it or starts the next.
-   */
+  /** One call, as the caller saw it; turned into its line on the writer thread. */
+  private record Entry(
+      long millis,
+      String account,
+      String transport,
+      String tool,
+      String connection,
+      String sql,
+      Integer rows,
+      long ms,
+      String outcome,
+      String reason) {}
+
   private void drain() throws IOException {
-    do {
-      try {
-        for (Line line = pending.poll(); line != null; line = pending.poll()) {
-          append(line);
-        }
-        if (out != null) {
-          out.flush();
-        }
-      } finally {
-        draining.set(false);
-      }
-    } while (!pending.isEmpty() && draining.compareAndSet(false, true));
+    for (Entry entry = pending.poll(); entry != null; entry = pending.poll()) {
+      append(entry);
+    }
+    if (json != null) {
+      json.flush();
+    }
   }
 
   /** The calls each account made since start, by account name. */
@@ -152,23 +156,52 @@ public final class AuditTrail {
     return counts;
   }
 
-  /** Appends to the line's day file, opening it (and pruning) when the day changes. */
-  private void append(Line line) throws IOException {
-    if (!line.day().equals(openDay)) {
-      if (out != null) {
-        out.close();
+  /** Writes one line to its day's file, opening it (and pruning) when the day changes. */
+  private void append(Entry entry) throws IOException {
+    LocalDate day = LocalDate.ofEpochDay(Math.floorDiv(entry.millis(), 86_400_000L));
+    if (!day.equals(openDay)) {
+      if (json != null) {
+        json.close();
       }
       Files.createDirectories(dir);
-      out =
-          Files.newBufferedWriter(
-              dir.resolve(line.day() + ".jsonl"),
-              StandardCharsets.UTF_8,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.APPEND);
-      openDay = line.day();
-      prune(line.day());
+      json =
+          JSON.createGenerator(
+              Files.newBufferedWriter(
+                  dir.resolve(day + ".jsonl"),
+                  StandardCharsets.UTF_8,
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.APPEND));
+      // one line per call, closed by its own newline: a file reopened later appends whole lines
+      json.setRootValueSeparator(null);
+      openDay = day;
+      prune(day);
     }
-    out.write(line.text());
+    json.writeStartObject();
+    json.writeStringField("time", Instant.ofEpochMilli(entry.millis()).toString());
+    json.writeStringField("account", entry.account());
+    json.writeStringField("transport", entry.transport());
+    json.writeStringField("tool", entry.tool());
+    if (entry.connection() != null) {
+      json.writeStringField("connection", entry.connection());
+    }
+    if (entry.sql() != null) {
+      json.writeStringField("sqlSha256", sha256(entry.sql()));
+      json.writeStringField("sql", cut(entry.sql(), STATEMENT_CHARS));
+    }
+    if (entry.rows() != null) {
+      json.writeNumberField("rows", entry.rows());
+    }
+    json.writeNumberField("ms", entry.ms());
+    json.writeStringField("outcome", entry.outcome());
+    if (entry.reason() != null) {
+      json.writeStringField("reason", cut(entry.reason(), REASON_CHARS));
+    }
+    json.writeEndObject();
+    json.writeRaw('\n');
+  }
+
+  private static String cut(String text, int chars) {
+    return text.length() > chars ? text.substring(0, chars) : text;
   }
 
   /** Drops the days past {@code keepDays}, then the oldest while the trail is over its size. */

@@ -118,6 +118,11 @@ public final class McpServer {
     listeners.listChanged("toolsListChanged");
   }
 
+  /** Writes the audit lines still waiting (the server is stopping). */
+  public Future<Void> flushAudit() {
+    return audit.flush();
+  }
+
   /** Ends every modern listen stream with its closing result (the server is stopping). */
   public void stop() {
     listeners.endAll();
