@@ -20,3 +20,17 @@ export async function runChecks(kinds, checks, open = (kind) => kind, close = as
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed === 0 ? 0 : 1);
 }
+
+/**
+ * A query once its connection is ready: a first stdio process is still generating the demo data
+ * when it answers, and says so ("is not ready yet") until it is done.
+ */
+export async function queryWhenReady(client, args) {
+  const until = Date.now() + 240000;
+  for (;;) {
+    const result = await client.callTool({ name: 'execute_query', arguments: args });
+    const text = result.content?.[0]?.text ?? '';
+    if (!(result.isError && text.includes('is not ready yet')) || Date.now() > until) return result;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

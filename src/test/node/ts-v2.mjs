@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runChecks } from './run-checks.mjs';
+import { queryWhenReady, runChecks } from './run-checks.mjs';
 
 const [port, config, jar] = process.argv.slice(2);
 const MODERN = '2026-07-28';
@@ -52,20 +52,6 @@ async function callWithProgress(kind, call) {
     return { result, progress };
   } finally {
     await client.close();
-  }
-}
-
-/**
- * A query once its connection is ready: a first stdio process is still generating the demo data
- * when it answers, and says so ("is not ready yet") until it is done.
- */
-async function queryWhenReady(client, args) {
-  const until = Date.now() + 240000;
-  for (;;) {
-    const result = await client.callTool({ name: 'execute_query', arguments: args });
-    const text = result.content?.[0]?.text ?? '';
-    if (!(result.isError && text.includes('is not ready yet')) || Date.now() > until) return result;
-    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 

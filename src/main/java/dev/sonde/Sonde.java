@@ -1,7 +1,10 @@
 package dev.sonde;
 
+import dev.sonde.auth.ApiTokens;
 import dev.sonde.auth.AuditTrail;
+import dev.sonde.auth.BearerTokens;
 import dev.sonde.auth.Principal;
+import dev.sonde.auth.TokenCommand;
 import dev.sonde.auth.Toolsets;
 import dev.sonde.chatbi.ChatBi;
 import dev.sonde.chatbi.OntologyBootstrap;
@@ -43,6 +46,7 @@ import dev.sonde.web.ConnectionLimits;
 import dev.sonde.web.DashboardsApi;
 import dev.sonde.web.JobsApi;
 import dev.sonde.web.OriginGuard;
+import dev.sonde.web.RequestAuthentication;
 import dev.sonde.web.StdioTransport;
 import dev.sonde.web.StreamableHttpTransport;
 import dev.sonde.web.WebServerVerticle;
@@ -85,6 +89,7 @@ public final class Sonde {
                         write a chat_bi domain for CONNECTION from its catalog into the
                         chatbi.ontology folder (as CONNECTION.yaml, to edit), then exit
       every configuration key can also be set from the environment, e.g. SONDE_SERVER_PORT=9090
+      API tokens (auth.mode: tokens): java -jar sonde.jar token create|list|revoke (token --help)
       """;
   static final String INSTRUCTIONS =
       "Sonde explores, queries, charts and forecasts databases safely. Start with get_version or"
@@ -118,6 +123,10 @@ public final class Sonde {
   }
 
   public static void main(String[] args) {
+    if (args.length > 0 && args[0].equals("token")) {
+      System.exit(token(List.of(args).subList(1, args.length)));
+      return;
+    }
     Map<String, String> flags = new LinkedHashMap<>();
     Path configFile;
     boolean stdio;
@@ -185,6 +194,29 @@ public final class Sonde {
               LOG.error("Sonde could not start: {}", reason);
               System.exit(1);
             });
+  }
+
+  /** {@code token create|list|revoke [--config FILE]}; the exit status. */
+  private static int token(List<String> args) {
+    List<String> rest = new ArrayList<>(args);
+    int at = rest.indexOf("--config");
+    try {
+      Path file = null;
+      if (at >= 0) {
+        file = Path.of(value(rest.toArray(String[]::new), at + 1, "--config"));
+        rest.subList(at, at + 2).clear();
+      }
+      String[] configArgs =
+          file == null ? new String[0] : new String[] {"--config", file.toString()};
+      SondeConfig config =
+          ConfigLoader.load(
+              parseArgs(configArgs, new LinkedHashMap<>()), System.getenv(), Map.of());
+      return TokenCommand.run(rest, config, System.out, System.err);
+    } catch (IllegalArgumentException | ConfigException e) {
+      System.err.println("sonde token: " + e.getMessage());
+      System.err.print(TokenCommand.USAGE);
+      return 2;
+    }
   }
 
   /** Writes a bootstrapped chat_bi domain for {@code connection}; the exit status. */
@@ -353,11 +385,22 @@ public final class Sonde {
     }
     ToolRegistry tools = new ToolRegistry();
     families.forEach(f -> tools.register(f.family(), f.specs()));
+    Toolsets toolsets;
     Principal local;
+    RequestAuthentication authentication;
     try {
-      local = localPrincipal(config, tools);
+      toolsets = toolsets(config, tools);
+      local = localPrincipal(config, toolsets);
+      authentication =
+          config.auth().tokens()
+              ? RequestAuthentication.tokens(
+                  BearerTokens.watch(
+                      vertx, new ApiTokens(config.auth().tokensFileIn(config.data())), toolsets))
+              : RequestAuthentication.none(local);
     } catch (ConfigException e) {
       return Future.failedFuture(e);
+    } catch (IOException e) {
+      return Future.failedFuture(new ConfigException("auth.tokensFile: " + e.getMessage()));
     }
     ServerInfo info = new ServerInfo("sonde", "Sonde", versionOf(), INSTRUCTIONS);
     McpServer server =
@@ -407,13 +450,13 @@ public final class Sonde {
                           vertx,
                           config,
                           bind.address(),
+                          authentication,
                           server,
                           jobs,
                           new DashboardsApi(
                               asks,
                               workspaces,
                               FamilyVerticle.pool(vertx, "web", config.jobs().workerPoolSize()),
-                              config.mcp().defaultAccount(),
                               config.mcp().toolTimeoutSeconds() * 1000L))
                       .map(
                           p -> {
@@ -429,7 +472,7 @@ public final class Sonde {
                 info.version(),
                 config.server().host(),
                 port.get());
-            if (!bind.loopback()) {
+            if (!bind.loopback() && !config.auth().tokens()) {
               LOG.warn(
                   "server.allowUnauthenticated: anyone who reaches {}:{} can call every tool on"
                       + " every connection and read the workspace; there is no authentication",
@@ -454,6 +497,7 @@ public final class Sonde {
       Vertx vertx,
       SondeConfig config,
       String bindAddress,
+      RequestAuthentication authentication,
       McpServer server,
       JobRegistry jobs,
       DashboardsApi dashboardsApi) {
@@ -482,6 +526,7 @@ public final class Sonde {
                       bindAddress,
                       requested,
                       guard,
+                      authentication,
                       limits,
                       http,
                       webSocket,
@@ -500,20 +545,23 @@ public final class Sonde {
   }
 
   /**
-   * The local account with its configured toolsets; a toolset that is unknown, or names a tool no
-   * deployed family serves, stops the start with what to change.
+   * The shipped toolsets and the configured ones; a configured one that names a tool no deployed
+   * family serves stops the start with what to change.
    */
-  private static Principal localPrincipal(SondeConfig config, ToolRegistry tools) {
+  private static Toolsets toolsets(SondeConfig config, ToolRegistry tools) {
     Map<String, List<String>> custom = new LinkedHashMap<>();
     config.auth().toolsets().forEach((name, set) -> custom.put(name, set.tools()));
     Set<String> known = new HashSet<>();
     tools.namesByFamily().values().forEach(known::addAll);
-    Toolsets toolsets;
     try {
-      toolsets = new Toolsets(custom, known);
+      return new Toolsets(custom, known);
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
     }
+  }
+
+  /** The local account with its configured toolsets (stdio, and HTTP in auth mode none). */
+  private static Principal localPrincipal(SondeConfig config, Toolsets toolsets) {
     try {
       return new Principal(
           config.mcp().defaultAccount(), toolsets.grant(config.auth().localToolsets()));

@@ -30,13 +30,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One JSON line per tool call in {@code <data>/audit/<yyyy-MM-dd>.jsonl} (UTC days): when, which
- * account on which transport, the tool, its connection, the statement's SHA-256 and first 500
- * characters, rows, milliseconds, and the outcome with the reason of a refusal or error. Nothing
- * else of the arguments is kept, so no secret a call carries reaches the file. A call costs its
- * caller a queue insert; the writer thread turns the waiting calls into lines every 200 ms and on
- * close, in order. Days older than {@code keepDays} go, and the oldest days go while the folder
- * holds more than {@code keepBytes}. A line that cannot be written is logged, never a reason to
- * fail the call.
+ * account (and the id of its API token, never the token) on which transport, the tool, its
+ * connection, the statement's SHA-256 and first 500 characters, rows, milliseconds, and the outcome
+ * with the reason of a refusal or error. Nothing else of the arguments is kept, so no secret a call
+ * carries reaches the file. A call costs its caller a queue insert; the writer thread turns the
+ * waiting calls into lines every 200 ms and on close, in order. Days older than {@code keepDays}
+ * go, and the oldest days go while the folder holds more than {@code keepBytes}. A line that cannot
+ * be written is logged, never a reason to fail the call.
  */
 public final class AuditTrail {
   private static final Logger LOG = LoggerFactory.getLogger(AuditTrail.class);
@@ -83,7 +83,7 @@ public final class AuditTrail {
    * when it has none). The caller pays a queue insert; the line is written by the writer thread.
    */
   public void called(
-      String account,
+      Principal principal,
       String transport,
       String tool,
       JsonObject arguments,
@@ -91,12 +91,13 @@ public final class AuditTrail {
       String outcome,
       String reason,
       Integer rows) {
-    callsByAccount.computeIfAbsent(account, a -> new LongAdder()).increment();
+    callsByAccount.computeIfAbsent(principal.account(), a -> new LongAdder()).increment();
     if (writer != null) {
       pending.add(
           new Entry(
               System.currentTimeMillis(),
-              account,
+              principal.account(),
+              principal.tokenId(),
               transport,
               tool,
               arguments.getValue("connection") instanceof String c ? c : null,
@@ -131,6 +132,7 @@ public final class AuditTrail {
   private record Entry(
       long millis,
       String account,
+      String tokenId,
       String transport,
       String tool,
       String connection,
@@ -179,6 +181,9 @@ public final class AuditTrail {
     json.writeStartObject();
     json.writeStringField("time", Instant.ofEpochMilli(entry.millis()).toString());
     json.writeStringField("account", entry.account());
+    if (entry.tokenId() != null) {
+      json.writeStringField("tokenId", entry.tokenId());
+    }
     json.writeStringField("transport", entry.transport());
     json.writeStringField("tool", entry.tool());
     if (entry.connection() != null) {

@@ -1,4 +1,18 @@
 package dev.sonde.auth;
 
-/** Who a request acts as: the account (its workspace, its jobs) and what it may call. */
-public record Principal(String account, Grant grant) {}
+import java.util.Objects;
+
+/**
+ * Who a request acts as: the account (its workspace, its jobs), what it may call, and the API token
+ * it proved itself with ({@code tokenId}, null for the local person and stdio).
+ */
+public record Principal(String account, Grant grant, String tokenId) {
+  public Principal(String account, Grant grant) {
+    this(account, grant, null);
+  }
+
+  /** Whether {@code other} is the same account signed in with the same credential. */
+  public boolean sameAs(Principal other) {
+    return other != null && account.equals(other.account) && Objects.equals(tokenId, other.tokenId);
+  }
+}

@@ -304,16 +304,25 @@ public final class ConfigLoader {
     if (c.server().host().isBlank()) {
       throw new ConfigException("configuration key 'server.host' needs a value");
     }
+    if (!List.of(SondeConfig.AuthConfig.NONE, SondeConfig.AuthConfig.TOKENS)
+        .contains(c.auth().mode())) {
+      throw new ConfigException(
+          "configuration key 'auth.mode' is '"
+              + c.auth().mode()
+              + "'; use none (every HTTP request is the local account) or tokens (API tokens,"
+              + " made with: java -jar sonde.jar token create --account NAME --toolsets SETS)");
+    }
     if (c.server().enabled()
+        && !c.auth().tokens()
         && !c.server().allowUnauthenticated()
         && !bind(c.server().host()).loopback()) {
       throw new ConfigException(
           "configuration key 'server.host' is "
               + c.server().host()
-              + ", which is not a loopback address: Sonde has no authentication yet, so anyone"
-              + " who reaches it could run every tool. Bind to 127.0.0.1 (and put an"
-              + " authenticating proxy in front), or set server.allowUnauthenticated: true to"
-              + " accept that");
+              + ", which is not a loopback address, and auth.mode is none: anyone who reaches it"
+              + " could run every tool. Set auth.mode: tokens (and create tokens with java -jar"
+              + " sonde.jar token create), bind to 127.0.0.1, or set"
+              + " server.allowUnauthenticated: true to accept that");
     }
     if (!LogLevel.isKnown(c.mcp().defaultLogLevel())) {
       throw new ConfigException(

@@ -20,12 +20,32 @@ public record SondeConfig(
     AuthConfig auth) {
 
   /**
-   * Who may call what: {@code localToolsets} are the toolsets of the local account (the person at a
-   * loopback or stdio Sonde), {@code toolsets} the named sets of tools defined here beside the
-   * shipped ones.
+   * Who may call what. {@code mode} is {@code none} (every HTTP request is the local account) or
+   * {@code tokens} (every HTTP and WebSocket request signs in with an API token from {@code
+   * tokensFile}, {@code <data>/tokens.json} when blank); {@code localToolsets} are the toolsets of
+   * the local account (stdio, and HTTP in mode none), {@code toolsets} the named sets of tools
+   * defined here beside the shipped ones.
    */
   public record AuthConfig(
-      List<String> localToolsets, Map<String, ToolsetConfig> toolsets, AuditConfig audit) {}
+      String mode,
+      String tokensFile,
+      List<String> localToolsets,
+      Map<String, ToolsetConfig> toolsets,
+      AuditConfig audit) {
+    public static final String NONE = "none";
+    public static final String TOKENS = "tokens";
+
+    public boolean tokens() {
+      return TOKENS.equals(mode);
+    }
+
+    /** The token file: {@code tokensFile}, or {@code tokens.json} in the data folder. */
+    public java.nio.file.Path tokensFileIn(DataConfig data) {
+      return tokensFile.isBlank()
+          ? java.nio.file.Path.of(data.dir()).resolve("tokens.json")
+          : java.nio.file.Path.of(tokensFile);
+    }
+  }
 
   /** The audit trail: one line per tool call, kept {@code keepDays} and {@code keepMegabytes}. */
   public record AuditConfig(boolean enabled, int keepDays, int keepMegabytes) {}
@@ -275,6 +295,7 @@ public record SondeConfig(
         new DashboardsConfig(200),
         new ChatBiConfig(
             "conf/ontology", 200, 5, 7, 1000, false, new LlmConfig("none", "", "", "", 60, 2)),
-        new AuthConfig(List.of("all"), Map.of(), new AuditConfig(true, 30, 100)));
+        new AuthConfig(
+            AuthConfig.NONE, "", List.of("all"), Map.of(), new AuditConfig(true, 30, 100)));
   }
 }

@@ -2,6 +2,7 @@ package dev.sonde.mcp;
 
 import dev.sonde.auth.AuditTrail;
 import dev.sonde.auth.Grant;
+import dev.sonde.auth.Principal;
 import dev.sonde.config.LogLevel;
 import dev.sonde.config.SondeConfig;
 import dev.sonde.core.CallerException;
@@ -137,9 +138,14 @@ public final class McpServer {
     return sessions;
   }
 
-  /** A new session on a transport; closing it cancels its calls and tasks. */
+  /** A new session of the local account on a transport (stdio). */
   public Session openSession(String transport) {
-    Session session = sessions.create(transport);
+    return openSession(transport, sessions.local());
+  }
+
+  /** A new session of {@code principal} on a transport; closing it cancels its calls and tasks. */
+  public Session openSession(String transport, Principal principal) {
+    Session session = sessions.create(transport, principal);
     session.onClose(
         () -> {
           caller.cancelAll(session, "the session ended");
@@ -190,17 +196,21 @@ public final class McpServer {
    * names a protocol version is served statelessly in the modern era, whatever the connection.
    */
   public Future<JsonObject> handle(Session session, JsonObject message, ClientChannel channel) {
-    return handle(session, session.transport(), message, channel);
+    return handle(session, session.principal(), session.transport(), message, channel);
   }
 
-  /** Handles one message that arrived outside any session (a modern HTTP POST). */
+  /** Handles one message of {@code principal} that arrived outside any session (a modern POST). */
   public Future<JsonObject> handleStateless(
-      String transport, JsonObject message, ClientChannel channel) {
-    return handle(null, transport, message, channel);
+      Principal principal, String transport, JsonObject message, ClientChannel channel) {
+    return handle(null, principal, transport, message, channel);
   }
 
   private Future<JsonObject> handle(
-      Session session, String transport, JsonObject message, ClientChannel channel) {
+      Session session,
+      Principal principal,
+      String transport,
+      JsonObject message,
+      ClientChannel channel) {
     String problem = JsonRpc.envelopeProblem(message);
     Object id = message.getValue("id");
     if (problem != null) {
@@ -226,7 +236,7 @@ public final class McpServer {
     try {
       result =
           modern
-              ? modernRequest(session, transport, id, method, params, channel)
+              ? modernRequest(session, principal, transport, id, method, params, channel)
               : request(session, id, method, params, channel);
     } catch (McpException | CallerException e) {
       result = Future.failedFuture(e);
@@ -264,18 +274,14 @@ public final class McpServer {
    */
   private Future<JsonObject> modernRequest(
       Session connection,
+      Principal principal,
       String transport,
       Object id,
       String method,
       JsonObject params,
       ClientChannel channel) {
     RequestMeta meta = RequestMeta.of(params);
-    Session request =
-        Session.forRequest(
-            connection,
-            transport,
-            connection == null ? sessions.local() : connection.principal(),
-            meta);
+    Session request = Session.forRequest(connection, transport, principal, meta);
     int pageSize = config.mcp().pageSize();
     return switch (method) {
       case "server/discover" -> done(discover());

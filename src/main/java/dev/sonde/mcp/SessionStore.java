@@ -27,7 +27,7 @@ public final class SessionStore {
    * read without a lock, so sessions opened at the same instant on several event loops may pass the
    * cap by one each.
    */
-  public Session create(String transport) {
+  public Session create(String transport, Principal principal) {
     if (sessions.size() >= maxSessions) {
       throw new McpException(
           JsonRpc.SERVER_BUSY,
@@ -35,7 +35,8 @@ public final class SessionStore {
               + maxSessions
               + " sessions (mcp.maxSessions); end unused sessions (HTTP DELETE) or try again later");
     }
-    Session session = new Session(UUID.randomUUID().toString(), transport, local, defaultLogLevel);
+    Session session =
+        new Session(UUID.randomUUID().toString(), transport, principal, defaultLogLevel);
     sessions.put(session.id(), session);
     return session;
   }

@@ -105,7 +105,7 @@ final class ToolCaller {
       answer = run(session, requestId, params, channel);
     } catch (McpException e) {
       audit.called(
-          session.account(),
+          session.principal(),
           session.transport(),
           tool,
           arguments,
@@ -129,7 +129,7 @@ final class ToolCaller {
                       ? Integer.valueOf(n.intValue())
                       : null;
           audit.called(
-              session.account(),
+              session.principal(),
               session.transport(),
               tool,
               arguments,

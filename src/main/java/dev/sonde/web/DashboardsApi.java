@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The dashboard viewer's REST API over the default account's workspace: the dashboards and charts
+ * The dashboard viewer's REST API over the signed-in account's workspace: the dashboards and charts
  * there, one dashboard, and the live data of a panel or a saved chart ({@code start}, {@code end}
  * and {@code tz} query parameters override the saved period and zone). Each request is a {@link
  * Viewer} operation asked of the dashboard family over the event bus, with a tool call's deadline
@@ -30,19 +30,13 @@ public final class DashboardsApi {
   private final FamilyAsks asks;
   private final Workspaces workspaces;
   private final WorkerExecutor files;
-  private final String account;
   private final long timeoutMillis;
 
   public DashboardsApi(
-      FamilyAsks asks,
-      Workspaces workspaces,
-      WorkerExecutor files,
-      String account,
-      long timeoutMillis) {
+      FamilyAsks asks, Workspaces workspaces, WorkerExecutor files, long timeoutMillis) {
     this.asks = asks;
     this.workspaces = workspaces;
     this.files = files;
-    this.account = account;
     this.timeoutMillis = timeoutMillis;
   }
 
@@ -73,7 +67,7 @@ public final class DashboardsApi {
    * nothing in it can reach this server's API or cookies.
    */
   private void report(RoutingContext ctx) {
-    Workspace ws = workspaces.of(account);
+    Workspace ws = workspaces.of(RequestAuthentication.of(ctx).account());
     String path = ctx.pathParam("path");
     files
         .executeBlocking(() -> ws.read(path), false)
@@ -110,7 +104,11 @@ public final class DashboardsApi {
   private void reply(RoutingContext ctx, String operation, JsonObject args) {
     Call call =
         new Call(
-            operation, account, System.currentTimeMillis() + timeoutMillis, null, Call.Steps.NONE);
+            operation,
+            RequestAuthentication.of(ctx).account(),
+            System.currentTimeMillis() + timeoutMillis,
+            null,
+            Call.Steps.NONE);
     HttpServerResponse response = ctx.response();
     response.closeHandler(
         v -> {

@@ -1,5 +1,6 @@
 package dev.sonde.web;
 
+import dev.sonde.auth.Principal;
 import dev.sonde.config.SondeConfig;
 import dev.sonde.mcp.ClientChannel;
 import dev.sonde.mcp.JsonRpc;
@@ -57,8 +58,8 @@ public final class StreamableHttpTransport {
     server.transportStarted(TRANSPORT);
   }
 
-  /** Handles a request to {@link #PATH} (the hot path skips the router). */
-  void handle(HttpServerRequest request) {
+  /** Handles a request of {@code principal} to {@link #PATH} (the hot path skips the router). */
+  void handle(HttpServerRequest request, Principal principal) {
     if (!"POST".equals(request.method().name())
         && ProtocolVersions.isModern(request.getHeader(PROTOCOL_HEADER))) {
       plain(request.response(), 405, "2026-07-28 has no GET or DELETE: every message is a POST");
@@ -66,9 +67,10 @@ public final class StreamableHttpTransport {
     }
     switch (request.method().name()) {
       case "POST" ->
-          readBody(request).onSuccess(body -> guarded(request, () -> post(request, body)));
-      case "GET" -> get(request);
-      case "DELETE" -> delete(request);
+          readBody(request)
+              .onSuccess(body -> guarded(request, () -> post(request, principal, body)));
+      case "GET" -> get(request, principal);
+      case "DELETE" -> delete(request, principal);
       default -> plain(request.response(), 405, "use POST, GET or DELETE");
     }
   }
@@ -148,7 +150,7 @@ public final class StreamableHttpTransport {
         .onComplete(v -> request.connection().close());
   }
 
-  private void post(HttpServerRequest request, Buffer body) {
+  private void post(HttpServerRequest request, Principal principal, Buffer body) {
     HttpServerResponse response = request.response();
     if (!isJson(request.getHeader(HttpHeaders.CONTENT_TYPE))) {
       rpcError(response, 415, JsonRpc.INVALID_REQUEST, "Content-Type must be application/json");
@@ -183,7 +185,7 @@ public final class StreamableHttpTransport {
     }
     String version = request.getHeader(PROTOCOL_HEADER);
     if (ProtocolVersions.isModern(version) || RequestMeta.isModern(message)) {
-      modernPost(request, message);
+      modernPost(request, principal, message);
       return;
     }
     if (version != null && !ProtocolVersions.isSupported(version)) {
@@ -201,13 +203,13 @@ public final class StreamableHttpTransport {
     boolean initialize = "initialize".equals(message.getValue("method"));
     if (initialize) {
       try {
-        session = openSession(addressOf(request));
+        session = openSession(addressOf(request), principal);
       } catch (McpException e) {
         rpcError(response, 503, e.code(), e.getMessage());
         return;
       }
     } else {
-      session = session(request, response);
+      session = session(request, response, principal);
       if (session == null) {
         return;
       }
@@ -245,7 +247,7 @@ public final class StreamableHttpTransport {
    * to this request. A notification is accepted and acted on by nothing here (cancelling is closing
    * the request's stream).
    */
-  private void modernPost(HttpServerRequest request, JsonObject message) {
+  private void modernPost(HttpServerRequest request, Principal principal, JsonObject message) {
     HttpServerResponse response = request.response();
     if (!JsonRpc.isRequest(message)) {
       response.setStatusCode(202).end();
@@ -271,7 +273,7 @@ public final class StreamableHttpTransport {
     }
     RequestStream stream =
         new RequestStream(vertx, response, config.server().keepAliveSeconds() * 1000L);
-    server.handleStateless(TRANSPORT, message, stream).onSuccess(stream::complete);
+    server.handleStateless(principal, TRANSPORT, message, stream).onSuccess(stream::complete);
   }
 
   /** {@code application/json}, with parameters such as a charset, and nothing else. */
@@ -299,14 +301,14 @@ public final class StreamableHttpTransport {
     return false;
   }
 
-  private void get(HttpServerRequest request) {
+  private void get(HttpServerRequest request, Principal principal) {
     HttpServerResponse response = request.response();
     String accept = request.getHeader(HttpHeaders.ACCEPT);
     if (accept == null || !accept.contains("text/event-stream")) {
       plain(response, 405, "GET opens an event stream: send Accept: text/event-stream");
       return;
     }
-    Session session = session(request, response);
+    Session session = session(request, response, principal);
     if (session == null) {
       return;
     }
@@ -330,16 +332,16 @@ public final class StreamableHttpTransport {
     stream.attach(response, after, session.id(), () -> {});
   }
 
-  private void delete(HttpServerRequest request) {
-    Session session = session(request, request.response());
+  private void delete(HttpServerRequest request, Principal principal) {
+    Session session = session(request, request.response(), principal);
     if (session != null) {
       server.closeSession(session);
       request.response().setStatusCode(204).end();
     }
   }
 
-  private Session openSession(String address) {
-    Session session = server.openSession(TRANSPORT);
+  private Session openSession(String address, Principal principal) {
+    Session session = server.openSession(TRANSPORT, principal);
     HttpSessionStreams state = new HttpSessionStreams(newStream("s", true), address);
     streams.put(session.id(), state);
     session.standalone(state.standalone::send);
@@ -360,9 +362,10 @@ public final class StreamableHttpTransport {
 
   /**
    * The request's session, or null after answering 400 (no id) or 404 (unknown id, or one created
-   * from another address: until accounts exist the peer is the session's only credential).
+   * by another principal or from another address: a session id alone proves nothing).
    */
-  private Session session(HttpServerRequest request, HttpServerResponse response) {
+  private Session session(
+      HttpServerRequest request, HttpServerResponse response, Principal principal) {
     String id = request.getHeader(SESSION_HEADER);
     if (id == null) {
       rpcError(
@@ -377,7 +380,7 @@ public final class StreamableHttpTransport {
         state == null || !state.address.equals(addressOf(request))
             ? null
             : server.sessions().get(id);
-    if (session == null) {
+    if (session == null || !session.principal().sameAs(principal)) {
       rpcError(
           response,
           404,

@@ -1,5 +1,6 @@
 package dev.sonde.web;
 
+import dev.sonde.auth.Principal;
 import dev.sonde.config.SondeConfig;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -13,8 +14,9 @@ import io.vertx.ext.web.handler.StaticHandler;
 
 /**
  * The HTTP listener: MCP over Streamable HTTP and WebSocket, the jobs API and the browser UI, every
- * route behind the origin guard and the connection limits. Several instances may share the port;
- * the transports they mount are shared objects, so a session can move between event loops.
+ * route behind the origin guard and the connection limits, MCP and the API behind sign-in. Several
+ * instances may share the port; the transports they mount are shared objects, so a session can move
+ * between event loops.
  */
 public final class WebServerVerticle extends VerticleBase {
   private static final CharSequence FRAME_POLICY =
@@ -29,6 +31,7 @@ public final class WebServerVerticle extends VerticleBase {
   private final SondeConfig config;
   private final String bindAddress;
   private final OriginGuard guard;
+  private final RequestAuthentication authentication;
   private final ConnectionLimits limits;
   private final StreamableHttpTransport http;
   private final WebSocketTransport webSocket;
@@ -42,6 +45,7 @@ public final class WebServerVerticle extends VerticleBase {
       String bindAddress,
       int port,
       OriginGuard guard,
+      RequestAuthentication authentication,
       ConnectionLimits limits,
       StreamableHttpTransport http,
       WebSocketTransport webSocket,
@@ -51,6 +55,7 @@ public final class WebServerVerticle extends VerticleBase {
     this.bindAddress = bindAddress;
     this.port = port;
     this.guard = guard;
+    this.authentication = authentication;
     this.limits = limits;
     this.http = http;
     this.webSocket = webSocket;
@@ -61,7 +66,9 @@ public final class WebServerVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     Router router = Router.router(vertx);
-    webSocket.mount(router);
+    webSocket.mount(router, authentication);
+    router.route("/api/*").handler(authentication::route);
+    router.route("/workspace/*").handler(authentication::route);
     jobsApi.mount(router);
     dashboardsApi.mount(router);
     router
@@ -98,7 +105,10 @@ public final class WebServerVerticle extends VerticleBase {
                     .putHeader("Content-Type", "text/plain")
                     .end("forbidden: Host, Origin or a cross-site request is not allowed");
               } else if (StreamableHttpTransport.PATH.equals(request.path())) {
-                http.handle(request);
+                Principal principal = authentication.signIn(request);
+                if (principal != null) {
+                  http.handle(request, principal);
+                }
               } else {
                 router.handle(request);
               }

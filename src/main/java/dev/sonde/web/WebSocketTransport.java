@@ -53,9 +53,11 @@ public final class WebSocketTransport {
     server.transportStarted(TRANSPORT);
   }
 
-  void mount(Router router) {
+  /** Mounts the upgrade behind {@code authentication}: a connection acts as who opened it. */
+  void mount(Router router, RequestAuthentication authentication) {
     router
         .route(PATH)
+        .handler(authentication::route)
         .handler(
             ctx -> {
               if (!offersMcp(ctx.request().getHeader("Sec-WebSocket-Protocol"))) {
@@ -66,7 +68,7 @@ public final class WebSocketTransport {
               }
               Session session;
               try {
-                session = server.openSession(TRANSPORT);
+                session = server.openSession(TRANSPORT, RequestAuthentication.of(ctx));
               } catch (McpException e) {
                 ctx.response().setStatusCode(503).end(e.getMessage());
                 return;
@@ -74,7 +76,7 @@ public final class WebSocketTransport {
               HttpConnection connection = ctx.request().connection();
               ctx.request()
                   .toWebSocket()
-                  .onSuccess(ws -> connected(ws, session, connection))
+                  .onSuccess(ws -> connected(ws, session, connection, authentication))
                   .onFailure(
                       e -> {
                         server.closeSession(session);
@@ -97,7 +99,11 @@ public final class WebSocketTransport {
     return false;
   }
 
-  private void connected(ServerWebSocket ws, Session session, HttpConnection connection) {
+  private void connected(
+      ServerWebSocket ws,
+      Session session,
+      HttpConnection connection,
+      RequestAuthentication authentication) {
     ClientChannel channel =
         message -> {
           if (ws.isClosed()) {
@@ -111,7 +117,16 @@ public final class WebSocketTransport {
         };
     session.standalone(channel);
     MessageAssembler assembler =
-        new MessageAssembler(ws, text -> server.receive(session, text, channel));
+        new MessageAssembler(
+            ws,
+            text -> {
+              // a revoked or expired token ends the connection it opened at its next message
+              if (authentication.stillSignedIn(session.principal())) {
+                server.receive(session, text, channel);
+              } else {
+                ws.close((short) 1008, "the API token is revoked or expired; sign in again");
+              }
+            });
     ws.frameHandler(assembler);
     ws.exceptionHandler(e -> LOG.debug("websocket error: {}", e.getMessage()));
     long pings =

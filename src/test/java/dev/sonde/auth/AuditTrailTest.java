@@ -138,7 +138,14 @@ class AuditTrailTest {
     try {
       AuditTrail trail = AuditTrail.in(vertx, dir, 30, 1024 * 1024);
       trail.called(
-          "local", "http", "get_version", new JsonObject(), System.nanoTime(), "ok", null, null);
+          new Principal("local", Grant.everything()),
+          "http",
+          "get_version",
+          new JsonObject(),
+          System.nanoTime(),
+          "ok",
+          null,
+          null);
       Path todays = dir.resolve(today + ".jsonl");
       lines(todays, l -> l.size() == 1 && !Files.exists(ancient) && !Files.exists(yesterday));
       assertFalse(Files.exists(ancient), "a day past keepDays is dropped");

@@ -190,12 +190,20 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void aBindBeyondLoopbackNeedsAnExplicitYesUntilThereIsAuthentication() {
+  void aBindBeyondLoopbackNeedsTokensOrAnExplicitYes() {
     for (String host : List.of("0.0.0.0", "::", "192.0.2.10")) {
       String refused = failure(null, Map.of(), Map.of("server.host", host));
       assertTrue(refused.contains("not a loopback address"), refused);
+      assertTrue(refused.contains("auth.mode: tokens"), refused);
       assertTrue(refused.contains("server.allowUnauthenticated"), refused);
+      assertEquals(
+          host,
+          ConfigLoader.load(null, Map.of(), Map.of("server.host", host, "auth.mode", "tokens"))
+              .server()
+              .host());
     }
+    String mode = failure(null, Map.of(), Map.of("auth.mode", "oauth"));
+    assertTrue(mode.contains("'auth.mode' is 'oauth'; use none") && mode.contains("tokens"), mode);
     for (String host : List.of("127.0.0.1", "localhost", "::1", "127.0.0.2")) {
       assertEquals(
           host, ConfigLoader.load(null, Map.of(), Map.of("server.host", host)).server().host());

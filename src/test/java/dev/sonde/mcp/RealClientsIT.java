@@ -35,6 +35,54 @@ class RealClientsIT {
   }
 
   @Test
+  void theOfficialTypeScriptClientsSignInWithApiTokensMadeOnTheCommandLine() throws Exception {
+    Path dir = Files.createTempDirectory("sonde-tokens-it-");
+    Path config = dir.resolve("sonde.yaml");
+    Files.writeString(
+        config, "auth:\n  mode: tokens\n  tokensFile: \"" + dir.resolve("tokens.json") + "\"\n");
+    String dataQuery = token(config, "alice", "data-query");
+    String general = token(config, "bob", "general");
+    try (PackagedSonde sonde = PackagedSonde.plainJar("--config", config.toString())) {
+      NodeScript.Outcome outcome =
+          NodeScript.run(
+              Path.of("target"),
+              300,
+              NodeScript.script("ts-tokens.mjs"),
+              String.valueOf(sonde.port()),
+              dataQuery,
+              general);
+      assertEquals(0, outcome.exitCode(), outcome.output());
+      assertTrue(outcome.output().contains("12 passed, 0 failed"), outcome.output());
+      String log = String.join("\n", sonde.stderr);
+      for (String token : List.of(dataQuery, general)) {
+        assertTrue(!log.contains(token.substring(token.lastIndexOf('_'))), "a token in the log");
+      }
+    }
+  }
+
+  /** {@code java -jar sonde.jar token create}: the token is its stdout. */
+  private static String token(Path config, String account, String toolsets) throws Exception {
+    Process process =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                PackagedSonde.jar().toString(),
+                "token",
+                "create",
+                "--account",
+                account,
+                "--toolsets",
+                toolsets,
+                "--config",
+                config.toString())
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    String token = new String(process.getInputStream().readAllBytes()).trim();
+    assertEquals(0, process.waitFor(), "token create failed");
+    return token;
+  }
+
+  @Test
   void theOfficialTypeScriptClientQueriesPostgresOnTheReactiveClient() throws Exception {
     try (TestPostgres postgres = TestPostgres.start()) {
       String url = postgres.createChinook("chinook_ts");

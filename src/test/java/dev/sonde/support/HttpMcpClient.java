@@ -31,6 +31,7 @@ public final class HttpMcpClient implements McpClient {
   private final List<JsonObject> received = Collections.synchronizedList(new ArrayList<>());
   private volatile String sessionId;
   private volatile String protocolVersion;
+  private volatile String bearer;
 
   /** The SSE event ids seen on POST streams, for resumption tests. */
   public final List<String> eventIds = Collections.synchronizedList(new ArrayList<>());
@@ -52,6 +53,12 @@ public final class HttpMcpClient implements McpClient {
     return new HttpMcpClient(port, true);
   }
 
+  /** Signs every later request in with {@code token} (Authorization: Bearer). */
+  public HttpMcpClient bearer(String token) {
+    this.bearer = token;
+    return this;
+  }
+
   public String sessionId() {
     return sessionId;
   }
@@ -67,6 +74,9 @@ public final class HttpMcpClient implements McpClient {
             .POST(HttpRequest.BodyPublishers.ofString(message.encode()));
     if (sessionId != null) {
       builder.header("Mcp-Session-Id", sessionId);
+    }
+    if (bearer != null) {
+      builder.header("Authorization", "Bearer " + bearer);
     }
     if (protocolVersion != null) {
       builder.header("MCP-Protocol-Version", protocolVersion);

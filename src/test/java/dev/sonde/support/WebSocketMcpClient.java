@@ -25,12 +25,18 @@ public final class WebSocketMcpClient implements McpClient {
   }
 
   public WebSocketMcpClient(int port, String origin) {
+    this(port, origin, Map.of());
+  }
+
+  /** A connection whose handshake carries {@code headers} (an Authorization, say). */
+  public WebSocketMcpClient(int port, String origin, Map<String, String> headers) {
     try {
       WebSocket.Builder builder =
           HttpClient.newHttpClient().newWebSocketBuilder().subprotocols("mcp");
       if (origin != null) {
         builder.header("Origin", origin);
       }
+      headers.forEach(builder::header);
       socket =
           builder
               .buildAsync(URI.create("ws://127.0.0.1:" + port + "/mcp/ws"), new Listener())

@@ -1,0 +1,281 @@
+package dev.sonde.auth;
+
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * API tokens in one JSON file: each is opaque ({@code sonde_<id>_<secret>}), shown once when
+ * created, and kept only as its id, account, toolsets, dates and a salted SHA-256 of the secret.
+ * The secret is 256 random bits, so a slow password hash would add no strength, only a cost to
+ * every request. The file is replaced whole (a temporary file moved over it) under a lock, so a
+ * reader never sees half of it and two writers never lose each other's change.
+ */
+public final class ApiTokens {
+  public static final String PREFIX = "sonde_";
+  private static final Pattern ACCOUNT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+  private static final Pattern TOKEN = Pattern.compile("sonde_([0-9a-f]{16})_([A-Za-z0-9_-]{43})");
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  /** One token as stored: never the secret itself. */
+  public record Entry(
+      String id,
+      String account,
+      List<String> toolsets,
+      String salt,
+      String sha256,
+      Instant created,
+      Instant expires,
+      Instant revoked) {
+    public Entry {
+      toolsets = List.copyOf(toolsets);
+    }
+
+    JsonObject toJson() {
+      JsonObject json =
+          new JsonObject()
+              .put("id", id)
+              .put("account", account)
+              .put("toolsets", new JsonArray(toolsets))
+              .put("salt", salt)
+              .put("sha256", sha256)
+              .put("created", created.toString());
+      if (expires != null) {
+        json.put("expires", expires.toString());
+      }
+      if (revoked != null) {
+        json.put("revoked", revoked.toString());
+      }
+      return json;
+    }
+
+    static Entry fromJson(JsonObject json) {
+      HexFormat.of().parseHex(json.getString("salt"));
+      HexFormat.of().parseHex(json.getString("sha256"));
+      List<String> toolsets = new ArrayList<>();
+      json.getJsonArray("toolsets", new JsonArray()).forEach(t -> toolsets.add((String) t));
+      return new Entry(
+          json.getString("id"),
+          json.getString("account"),
+          toolsets,
+          json.getString("salt"),
+          json.getString("sha256"),
+          Instant.parse(json.getString("created")),
+          instant(json.getString("expires")),
+          instant(json.getString("revoked")));
+    }
+
+    private static Instant instant(String text) {
+      return text == null ? null : Instant.parse(text);
+    }
+
+    /** Whether it may sign a request in at {@code now}. */
+    public boolean liveAt(Instant now) {
+      return revoked == null && (expires == null || now.isBefore(expires));
+    }
+
+    /** Whether {@code secret} is this token's. */
+    boolean matches(String secret) {
+      return MessageDigest.isEqual(
+          HexFormat.of().parseHex(sha256), digest(HexFormat.of().parseHex(salt), secret));
+    }
+  }
+
+  /** A token just made: the only time its text exists outside the caller's hands. */
+  public record Created(String token, Entry entry) {}
+
+  private final Path file;
+
+  public ApiTokens(Path file) {
+    this.file = file;
+  }
+
+  public Path file() {
+    return file;
+  }
+
+  /** The tokens in the file, revoked and expired ones too; none when there is no file yet. */
+  public List<Entry> entries() throws IOException {
+    return read(file);
+  }
+
+  /** The tokens of {@code file}; a file that is not a token file is an error. */
+  static List<Entry> read(Path file) throws IOException {
+    if (!Files.exists(file)) {
+      return List.of();
+    }
+    try {
+      JsonObject stored = new JsonObject(Files.readString(file, StandardCharsets.UTF_8));
+      List<Entry> entries = new ArrayList<>();
+      stored
+          .getJsonArray("tokens", new JsonArray())
+          .forEach(t -> entries.add(Entry.fromJson((JsonObject) t)));
+      return List.copyOf(entries);
+    } catch (DecodeException
+        | ClassCastException
+        | NullPointerException
+        | IllegalArgumentException
+        | DateTimeException e) {
+      throw new IOException(file.getFileName() + " is not a Sonde token file: " + e.getMessage());
+    }
+  }
+
+  /**
+   * A new token for {@code account} with {@code toolsets} (names already checked by the caller),
+   * expiring at {@code expires} or never (null).
+   */
+  public Created create(String account, List<String> toolsets, Instant expires) throws IOException {
+    if (!ACCOUNT.matcher(account).matches()) {
+      throw new IllegalArgumentException(
+          "account '"
+              + account
+              + "' must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or"
+              + " digit (it names the account's workspace folder)");
+    }
+    if (toolsets.isEmpty()) {
+      throw new IllegalArgumentException("a token needs at least one toolset (--toolsets)");
+    }
+    byte[] secretBytes = new byte[32];
+    RANDOM.nextBytes(secretBytes);
+    String secret = Base64.getUrlEncoder().withoutPadding().encodeToString(secretBytes);
+    byte[] idBytes = new byte[8];
+    RANDOM.nextBytes(idBytes);
+    String id = HexFormat.of().formatHex(idBytes);
+    byte[] salt = new byte[16];
+    RANDOM.nextBytes(salt);
+    Entry entry =
+        new Entry(
+            id,
+            account,
+            toolsets,
+            HexFormat.of().formatHex(salt),
+            HexFormat.of().formatHex(digest(salt, secret)),
+            Instant.now(),
+            expires,
+            null);
+    update(
+        tokens -> {
+          tokens.put(id, entry);
+          return true;
+        });
+    return new Created(PREFIX + id + "_" + secret, entry);
+  }
+
+  /** Revokes the token {@code id}; false when the file has no such token. */
+  public boolean revoke(String id) throws IOException {
+    Instant now = Instant.now();
+    return update(
+        tokens -> {
+          Entry entry = tokens.get(id);
+          if (entry == null) {
+            return false;
+          }
+          if (entry.revoked() == null) {
+            tokens.put(
+                id,
+                new Entry(
+                    entry.id(),
+                    entry.account(),
+                    entry.toolsets(),
+                    entry.salt(),
+                    entry.sha256(),
+                    entry.created(),
+                    entry.expires(),
+                    now));
+          }
+          return true;
+        });
+  }
+
+  /** The id and secret of a token's text, or null when it is not shaped like a Sonde token. */
+  static String[] parts(String token) {
+    var matcher = TOKEN.matcher(token);
+    return matcher.matches() ? new String[] {matcher.group(1), matcher.group(2)} : null;
+  }
+
+  private interface Change {
+    boolean apply(Map<String, Entry> tokens);
+  }
+
+  /**
+   * Reads, changes and replaces the file under an exclusive lock beside it; a file lock is held by
+   * the process, so writers in this one take turns on the class first.
+   */
+  private boolean update(Change change) throws IOException {
+    synchronized (ApiTokens.class) {
+      return lockedUpdate(change);
+    }
+  }
+
+  private boolean lockedUpdate(Change change) throws IOException {
+    Path dir = file.toAbsolutePath().getParent();
+    Files.createDirectories(dir);
+    Path lock = dir.resolve(file.getFileName() + ".lock");
+    try (FileChannel channel =
+            FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock held = channel.lock()) {
+      Map<String, Entry> tokens = new LinkedHashMap<>();
+      read(file).forEach(e -> tokens.put(e.id(), e));
+      if (!change.apply(tokens)) {
+        return false;
+      }
+      Path temporary = dir.resolve(file.getFileName() + ".tmp");
+      Files.deleteIfExists(temporary);
+      try {
+        Files.createFile(
+            temporary,
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      } catch (UnsupportedOperationException | FileAlreadyExistsException e) {
+        Files.deleteIfExists(temporary);
+        Files.createFile(temporary);
+      }
+      JsonArray stored = new JsonArray();
+      tokens.values().forEach(e -> stored.add(e.toJson()));
+      Files.write(
+          temporary,
+          new JsonObject().put("tokens", stored).encodePrettily().getBytes(StandardCharsets.UTF_8),
+          StandardOpenOption.TRUNCATE_EXISTING,
+          StandardOpenOption.SYNC);
+      try {
+        Files.move(
+            temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+      return true;
+    }
+  }
+
+  private static byte[] digest(byte[] salt, String secret) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      sha.update(salt);
+      return sha.digest(secret.getBytes(StandardCharsets.US_ASCII));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

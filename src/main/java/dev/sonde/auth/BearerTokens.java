@@ -1,0 +1,122 @@
+package dev.sonde.auth;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Signs requests in by API token: the token file's entries with their principals, read again within
+ * a second of the file changing (a token created or revoked on the command line takes effect
+ * without a restart). A file that cannot be read keeps the entries read before it, and says why in
+ * the log.
+ */
+public final class BearerTokens {
+  private static final Logger LOG = LoggerFactory.getLogger(BearerTokens.class);
+  private static final long RELOAD_MILLIS = 1000;
+
+  /** A sign-in's outcome: the principal, or why there is none (said to the client). */
+  public record Verdict(Principal principal, String refusal) {}
+
+  private record Live(ApiTokens.Entry entry, Principal principal) {}
+
+  private final ApiTokens tokens;
+  private final Toolsets toolsets;
+  private volatile Map<String, Live> byId = Map.of();
+  private Object readVersion;
+
+  public BearerTokens(ApiTokens tokens, Toolsets toolsets) {
+    this.tokens = tokens;
+    this.toolsets = toolsets;
+  }
+
+  /** Tokens of {@code tokens}' file, read now and again whenever it changes. */
+  public static BearerTokens watch(Vertx vertx, ApiTokens tokens, Toolsets toolsets)
+      throws IOException {
+    BearerTokens bearer = new BearerTokens(tokens, toolsets);
+    bearer.reloadIfChanged();
+    WorkerExecutor reader = vertx.createSharedWorkerExecutor("sonde-auth", 1);
+    vertx.setPeriodic(
+        RELOAD_MILLIS,
+        id ->
+            reader.executeBlocking(
+                () -> {
+                  try {
+                    bearer.reloadIfChanged();
+                  } catch (IOException e) {
+                    LOG.error(
+                        "{}: {}; the tokens read before stay in force",
+                        tokens.file(),
+                        e.getMessage());
+                  }
+                  return null;
+                },
+                false));
+    return bearer;
+  }
+
+  /** Reads the file again if it changed since the last read. */
+  synchronized void reloadIfChanged() throws IOException {
+    Object version;
+    try {
+      BasicFileAttributes attributes =
+          Files.readAttributes(tokens.file(), BasicFileAttributes.class);
+      version =
+          List.of(
+              attributes.lastModifiedTime(),
+              attributes.size(),
+              Objects.toString(attributes.fileKey()));
+    } catch (NoSuchFileException e) {
+      version = "absent";
+    }
+    if (version.equals(readVersion)) {
+      return;
+    }
+    Map<String, Live> live = new HashMap<>();
+    for (ApiTokens.Entry entry : tokens.entries()) {
+      try {
+        live.put(
+            entry.id(),
+            new Live(
+                entry,
+                new Principal(entry.account(), toolsets.grant(entry.toolsets()), entry.id())));
+      } catch (IllegalArgumentException e) {
+        LOG.warn(
+            "token {} of {} signs nothing in: {}", entry.id(), entry.account(), e.getMessage());
+      }
+    }
+    byId = Map.copyOf(live);
+    readVersion = version;
+  }
+
+  /** Whether the token {@code id} is still in force (neither revoked nor expired). */
+  public boolean live(String id) {
+    Live live = byId.get(id);
+    return live != null && live.entry().liveAt(Instant.now());
+  }
+
+  /** Who {@code token} signs in at {@code now}, or why it signs no one in. */
+  public Verdict verify(String token, Instant now) {
+    String[] parts = ApiTokens.parts(token);
+    if (parts == null) {
+      return new Verdict(null, "the bearer token is not a Sonde API token");
+    }
+    Live live = byId.get(parts[0]);
+    if (live == null || !live.entry().matches(parts[1]) || live.entry().revoked() != null) {
+      return new Verdict(null, "the API token is unknown or revoked");
+    }
+    if (!live.entry().liveAt(now)) {
+      return new Verdict(null, "the API token expired at " + live.entry().expires());
+    }
+    return new Verdict(live.principal(), null);
+  }
+}
