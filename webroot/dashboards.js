@@ -1,12 +1,13 @@
 // The dashboard viewer: lists the workspace's dashboards and charts, draws every panel with
 // ECharts from /api/dashboards and /api/charts, with a period picker, auto-refresh at the
 // dashboard's interval, and every time shown in the dashboard's timezone.
+import { api } from './session.js';
 const grid = document.getElementById('grid');
 const state = { path: null, board: null, zone: 'UTC', start: null, end: null, timer: null, refreshes: 0, charts: [] };
 window.sondeDashboard = state;
 
-const api = async (url) => {
-  const response = await fetch(url);
+const get = async (url) => {
+  const response = await api(url);
   const body = await response.json();
   if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
   return body;
@@ -21,7 +22,7 @@ function formatter(zone, withTime) {
 }
 
 async function loadList() {
-  const { dashboards, charts } = await api('api/dashboards');
+  const { dashboards, charts } = await get('api/dashboards');
   const fill = (id, items) => {
     const ul = document.getElementById(id);
     ul.replaceChildren(...items.map((item) => {
@@ -103,7 +104,7 @@ function panelElement(panel) {
 async function drawPanel(element, url, type) {
   const body = element.querySelector('.body');
   try {
-    const data = await api(url);
+    const data = await get(url);
     if (!state.zone && data.range?.timezone) {
       state.zone = data.range.timezone;
       document.getElementById('zone').textContent = `times in ${state.zone}`;
@@ -172,7 +173,7 @@ async function open(path) {
   try {
     let panels;
     if (path.endsWith('.dsh')) {
-      const board = await api(`api/dashboards/${path}`);
+      const board = await get(`api/dashboards/${path}`);
       state.board = board;
       state.zone = board.timezone || 'UTC';
       document.getElementById('title').textContent = board.title;

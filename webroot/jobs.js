@@ -1,5 +1,6 @@
 // Live job view: loads /api/jobs, then follows /api/jobs/events. Steps are keyed by (jobId, seq),
 // so a replay after a reconnect never shows a step twice, and Last-Event-ID means none is lost.
+import { api } from './session.js';
 
 const jobs = new Map();
 let lastEventId = 0;
@@ -93,19 +94,19 @@ function stepRow(step) {
 async function cancel(entry) {
   const button = entry.node.querySelector('.cancel');
   button.disabled = true;
-  const response = await fetch(`/api/jobs/${encodeURIComponent(entry.id)}`, { method: 'DELETE' });
+  const response = await api(`/api/jobs/${encodeURIComponent(entry.id)}`, { method: 'DELETE' });
   if (!response.ok && response.status !== 409) {
     button.disabled = false;
   }
 }
 
 async function load() {
-  const response = await fetch('/api/jobs');
+  const response = await api('/api/jobs');
   const body = await response.json();
   lastEventId = body.lastEventId;
   for (const summary of body.jobs.reverse()) {
     applySummary(summary);
-    const detail = await (await fetch(`/api/jobs/${encodeURIComponent(summary.id)}`)).json();
+    const detail = await (await api(`/api/jobs/${encodeURIComponent(summary.id)}`)).json();
     (detail.events || []).forEach(applyStep);
   }
 }

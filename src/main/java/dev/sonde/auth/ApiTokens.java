@@ -148,7 +148,7 @@ public final class ApiTokens {
    * expiring at {@code expires} or never (null).
    */
   public Created create(String account, List<String> toolsets, Instant expires) throws IOException {
-    if (!ACCOUNT.matcher(account).matches()) {
+    if (!isAccount(account)) {
       throw new IllegalArgumentException(
           "account '"
               + account
@@ -208,6 +208,11 @@ public final class ApiTokens {
           }
           return true;
         });
+  }
+
+  /** Whether {@code account} may name an account: it names a workspace folder, so no path. */
+  static boolean isAccount(String account) {
+    return account != null && ACCOUNT.matcher(account).matches();
   }
 
   /** The id and secret of a token's text, or null when it is not shaped like a Sonde token. */

@@ -83,6 +83,10 @@ public final class BearerTokens {
     }
     Map<String, Live> live = new HashMap<>();
     for (ApiTokens.Entry entry : tokens.entries()) {
+      if (!ApiTokens.isAccount(entry.account())) {
+        LOG.warn("token {} signs nothing in: its account is not a plain name", entry.id());
+        continue;
+      }
       try {
         live.put(
             entry.id(),

@@ -11,6 +11,14 @@ public record Principal(String account, Grant grant, String tokenId) {
     this(account, grant, null);
   }
 
+  /**
+   * Whether the job view shows it every account's jobs: its toolsets hold system information (or
+   * every tool); otherwise it sees its own.
+   */
+  public boolean seesEveryonesJobs() {
+    return grant.isEverything() || grant.toolsets().contains(Toolsets.SYSTEM_INFORMATION);
+  }
+
   /** Whether {@code other} is the same account signed in with the same credential. */
   public boolean sameAs(Principal other) {
     return other != null && account.equals(other.account) && Objects.equals(tokenId, other.tokenId);

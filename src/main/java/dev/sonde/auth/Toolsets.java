@@ -19,6 +19,7 @@ import java.util.Set;
 public final class Toolsets {
   public static final String ALL = "all";
   public static final String GENERAL = "general";
+  public static final String SYSTEM_INFORMATION = "system-information";
   public static final Set<String> DELETE_TOOLS =
       Set.of("remove_chart_from_dashboard", "delete_dashboard", "delete_file");
 
@@ -130,7 +131,7 @@ public final class Toolsets {
             "list_table_tags",
             "compile_tql_from_spec",
             "compile_chart_from_spec"));
-    sets.put("system-information", List.of("get_version", "debug_mcp_status", "execute_query"));
+    sets.put(SYSTEM_INFORMATION, List.of("get_version", "debug_mcp_status", "execute_query"));
     return Collections.unmodifiableMap(sets);
   }
 

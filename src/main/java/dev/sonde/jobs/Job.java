@@ -63,6 +63,11 @@ public final class Job {
     return owner;
   }
 
+  /** The account whose call started it. */
+  public String account() {
+    return account;
+  }
+
   public Instant startedAt() {
     return startedAt;
   }

@@ -1,5 +1,6 @@
 package dev.sonde.web;
 
+import dev.sonde.auth.Principal;
 import dev.sonde.jobs.Job;
 import dev.sonde.jobs.JobEvent;
 import dev.sonde.jobs.JobRegistry;
@@ -10,6 +11,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import java.util.List;
+import java.util.function.LongFunction;
 
 /**
  * The browser's view of jobs: list, detail, cancel, and live steps as server-sent events with
@@ -39,12 +42,24 @@ public final class JobsApi {
     // read the sequence first: an event racing the listing is then replayed, never lost
     long lastEventId = jobs.lastGlobalSeq();
     JsonArray list = new JsonArray();
-    jobs.list().forEach(j -> list.add(j.summary()));
+    Principal viewer = RequestAuthentication.of(ctx);
+    jobs.list().stream().filter(j -> visible(viewer, j)).forEach(j -> list.add(j.summary()));
     json(ctx.response(), 200, new JsonObject().put("jobs", list).put("lastEventId", lastEventId));
   }
 
-  private void detail(RoutingContext ctx) {
+  /** An account sees its own jobs, or every account's when its toolsets hold system information. */
+  private static boolean visible(Principal viewer, Job job) {
+    return job != null && (viewer.seesEveryonesJobs() || viewer.account().equals(job.account()));
+  }
+
+  /** The job of the path's id when the viewer may see it, else null. */
+  private Job visibleJob(RoutingContext ctx) {
     Job job = jobs.get(ctx.pathParam("id"));
+    return visible(RequestAuthentication.of(ctx), job) ? job : null;
+  }
+
+  private void detail(RoutingContext ctx) {
+    Job job = visibleJob(ctx);
     if (job == null) {
       notFound(ctx);
     } else {
@@ -53,7 +68,7 @@ public final class JobsApi {
   }
 
   private void cancel(RoutingContext ctx) {
-    Job job = jobs.get(ctx.pathParam("id"));
+    Job job = visibleJob(ctx);
     if (job == null) {
       notFound(ctx);
     } else if (jobs.cancel(job.id(), "cancelled from the jobs API")) {
@@ -70,12 +85,20 @@ public final class JobsApi {
   private void allEvents(RoutingContext ctx) {
     long after = lastEventId(ctx.request());
     boolean lost = after > 0 && after < jobs.oldestGlobalSeq() - 1;
-    new JobEventStream(vertx, ctx.response(), jobs::eventsAfter, JobEvent::globalSeq, after)
+    Principal viewer = RequestAuthentication.of(ctx);
+    LongFunction<List<JobEvent>> events =
+        viewer.seesEveryonesJobs()
+            ? jobs::eventsAfter
+            : seq ->
+                jobs.eventsAfter(seq).stream()
+                    .filter(e -> visible(viewer, jobs.get(e.jobId())))
+                    .toList();
+    new JobEventStream(vertx, ctx.response(), events, JobEvent::globalSeq, after)
         .start(JobRegistry.ALL_ADDRESS, keepAliveMillis, lost);
   }
 
   private void jobEvents(RoutingContext ctx) {
-    Job job = jobs.get(ctx.pathParam("id"));
+    Job job = visibleJob(ctx);
     if (job == null) {
       notFound(ctx);
       return;

@@ -67,8 +67,7 @@ public final class WebServerVerticle extends VerticleBase {
   public Future<?> start() {
     Router router = Router.router(vertx);
     webSocket.mount(router, authentication);
-    router.route("/api/*").handler(authentication::route);
-    router.route("/workspace/*").handler(authentication::route);
+    authentication.mount(router);
     jobsApi.mount(router);
     dashboardsApi.mount(router);
     router

@@ -99,6 +99,17 @@ class ApiTokensTest {
   }
 
   @Test
+  void aHandEditedAccountThatIsAPathSignsNoOneIn() throws IOException {
+    ApiTokens tokens = new ApiTokens(tokenFile());
+    ApiTokens.Created made = tokens.create("alice", List.of("report"), null);
+    Files.writeString(
+        tokens.file(), Files.readString(tokens.file()).replace("\"alice\"", "\"../bob\""));
+    BearerTokens bearer = new BearerTokens(tokens, TOOLSETS);
+    bearer.reloadIfChanged();
+    assertNull(bearer.verify(made.token(), Instant.now()).principal());
+  }
+
+  @Test
   void concurrentWritersKeepEveryToken() throws Exception {
     ApiTokens tokens = new ApiTokens(tokenFile());
     ExecutorService pool = Executors.newFixedThreadPool(4);

@@ -2,11 +2,14 @@ package dev.sonde.auth;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.config.ConfigLoader;
 import dev.sonde.config.SondeConfig;
+import dev.sonde.core.Call;
+import dev.sonde.jobs.Job;
 import dev.sonde.support.HttpMcpClient;
 import dev.sonde.support.InProcessSonde;
 import dev.sonde.support.McpClient;
@@ -26,6 +29,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -248,6 +252,119 @@ class TokenSignInTest {
         send(to("/api/dashboards/bobs/board.dsh").header("Authorization", "Bearer " + alice).GET())
             .statusCode(),
         "alice's viewer does not open bob's board by its path");
+  }
+
+  @Test
+  void anAccountSeesAndCancelsOnlyItsOwnJobsUnlessItHoldsSystemInformation() throws Exception {
+    String operator = create("olga", "system-information");
+    Job bobs =
+        sonde
+            .sonde()
+            .jobs()
+            .start(UUID.randomUUID().toString(), "api_test", "s", "bob", Call.statementsOnly("t"));
+    bobs.step("fetch", "bob's secret step");
+    eventually(
+        "the operator's token is read",
+        () ->
+            send(to("/api/jobs").header("Authorization", "Bearer " + operator).GET()).statusCode()
+                == 200);
+    String listedToAlice =
+        send(to("/api/jobs").header("Authorization", "Bearer " + alice).GET()).body();
+    assertFalse(listedToAlice.contains(bobs.id()), listedToAlice);
+    for (String path : List.of("/api/jobs/" + bobs.id(), "/api/jobs/" + bobs.id() + "/events")) {
+      assertEquals(
+          404, send(to(path).header("Authorization", "Bearer " + alice).GET()).statusCode(), path);
+    }
+    assertEquals(
+        404,
+        send(to("/api/jobs/" + bobs.id()).header("Authorization", "Bearer " + alice).DELETE())
+            .statusCode());
+    assertEquals("running", bobs.status().wireName(), "alice could not cancel bob's job");
+    assertTrue(
+        send(to("/api/jobs").header("Authorization", "Bearer " + bob).GET())
+            .body()
+            .contains(bobs.id()));
+    assertTrue(
+        send(to("/api/jobs").header("Authorization", "Bearer " + operator).GET())
+            .body()
+            .contains(bobs.id()),
+        "system information sees every account's jobs");
+    HttpResponse<java.io.InputStream> stream =
+        HttpClient.newHttpClient()
+            .send(
+                to("/api/jobs/events").header("Authorization", "Bearer " + alice).GET().build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+    try (java.io.BufferedReader lines =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(stream.body(), StandardCharsets.UTF_8))) {
+      // alice's own job's step is the marker: every event before it was read and filtered
+      Job mine =
+          sonde
+              .sonde()
+              .jobs()
+              .start(
+                  UUID.randomUUID().toString(), "api_test", "s", "alice", Call.statementsOnly("t"));
+      mine.step("fetch", "alice's marker");
+      String line;
+      while ((line = lines.readLine()) != null && !line.contains("alice's marker")) {
+        assertFalse(line.contains(bobs.id()), "bob's step reached alice's stream: " + line);
+      }
+      assertNotNull(line, "alice's own step never came");
+      sonde.sonde().jobs().cancel(mine.id(), "done");
+    }
+    sonde.sonde().jobs().cancel(bobs.id(), "done");
+  }
+
+  @Test
+  void theSignInPagesCookieReadsButChangesOnlyWithItsCsrfValue() {
+    HttpResponse<String> signedIn =
+        send(
+            to("/api/session")
+                .header("Content-Type", "application/json")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        new JsonObject().put("token", alice).encode())));
+    assertEquals(200, signedIn.statusCode(), signedIn.body());
+    String setCookie = signedIn.headers().firstValue("Set-Cookie").orElse("");
+    assertTrue(
+        setCookie.toLowerCase(java.util.Locale.ROOT).contains("httponly")
+            && setCookie.contains("SameSite=Strict"),
+        setCookie);
+    String cookie = setCookie.substring(0, setCookie.indexOf(';'));
+    String csrf = new JsonObject(signedIn.body()).getString("csrf");
+    assertFalse(signedIn.body().contains(alice), "the answer does not repeat the token");
+    Job job =
+        sonde
+            .sonde()
+            .jobs()
+            .start(
+                UUID.randomUUID().toString(), "api_test", "s", "alice", Call.statementsOnly("t"));
+    assertEquals(
+        200, send(to("/api/jobs/" + job.id()).header("Cookie", cookie).GET()).statusCode());
+    assertEquals(
+        403, send(to("/api/jobs/" + job.id()).header("Cookie", cookie).DELETE()).statusCode());
+    assertEquals("running", job.status().wireName(), "a change without the CSRF value changed it");
+    assertEquals(
+        202,
+        send(to("/api/jobs/" + job.id())
+                .header("Cookie", cookie)
+                .header("X-Sonde-CSRF", csrf)
+                .DELETE())
+            .statusCode());
+    assertEquals("cancelled", job.status().wireName());
+    assertEquals(
+        401,
+        send(to("/mcp").header("Cookie", cookie).header("Accept", "text/event-stream").GET())
+            .statusCode(),
+        "the cookie is for the pages; MCP signs in with a bearer token");
+    assertEquals(
+        413,
+        send(to("/api/session")
+                .header("Content-Type", "application/json")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "{\"token\":\"" + "x".repeat(10_000) + "\"}")))
+            .statusCode());
   }
 
   @Test

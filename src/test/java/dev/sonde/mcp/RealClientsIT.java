@@ -219,29 +219,62 @@ class RealClientsIT {
   private static void browserScript(
       String connections, String script, int seconds, int passed, String... screenshots)
       throws Exception {
+    browserScript(
+        browserConfig(connections, ""), List.of(), script, seconds, passed, 50_000, screenshots);
+  }
+
+  /** The browser scripts' configuration: {@code plant}, {@code connections}, then {@code more}. */
+  private static Path browserConfig(String connections, String more) throws Exception {
     Path config = Files.createTempFile("sonde-browser-", ".yaml");
     Files.writeString(
         config,
         "databases:\n  defaultConnection: plant\n  connections:\n    plant:\n"
             + "      type: duckdb\n      path: plant.duckdb\n      demo: true\n      rollups: true\n"
             + connections
-            + "docs:\n  enabled: false\n");
+            + "docs:\n  enabled: false\n"
+            + more);
+    return config;
+  }
+
+  private static void browserScript(
+      Path config,
+      List<String> arguments,
+      String script,
+      int seconds,
+      int passed,
+      long minimumBytes,
+      String... screenshots)
+      throws Exception {
     Path shots = Path.of("target/screenshots").toAbsolutePath();
     Files.createDirectories(shots);
     try (PackagedSonde sonde = PackagedSonde.plainJar("--config", config.toString())) {
+      List<String> command = new java.util.ArrayList<>();
+      command.addAll(
+          List.of(NodeScript.script(script), String.valueOf(sonde.port()), shots.toString()));
+      command.addAll(arguments);
       NodeScript.Outcome outcome =
-          NodeScript.run(
-              Path.of("target"),
-              seconds,
-              NodeScript.script(script),
-              String.valueOf(sonde.port()),
-              shots.toString());
+          NodeScript.run(Path.of("target"), seconds, command.toArray(String[]::new));
       assertEquals(0, outcome.exitCode(), outcome.output());
       assertTrue(outcome.output().contains(passed + " passed, 0 failed"), outcome.output());
       for (String shot : screenshots) {
-        assertTrue(Files.size(shots.resolve(shot)) > 50_000, shot);
+        assertTrue(Files.size(shots.resolve(shot)) > minimumBytes, shot);
       }
     }
+  }
+
+  @Test
+  void headlessChromiumSignsInWithATokenAndSeesOnlyItsOwnDashboards() throws Exception {
+    Path tokens = Files.createTempDirectory("sonde-signin-").resolve("tokens.json");
+    Path config = browserConfig("", "auth:\n  mode: tokens\n  tokensFile: \"" + tokens + "\"\n");
+    browserScript(
+        config,
+        List.of(token(config, "alice", "basic-analysis"), token(config, "bob", "general")),
+        "signin-view.mjs",
+        240,
+        8,
+        15_000,
+        "signin.png",
+        "signin-dashboards.png");
   }
 
   /**
