@@ -3,6 +3,7 @@ package dev.sonde;
 import dev.sonde.auth.ApiTokens;
 import dev.sonde.auth.AuditTrail;
 import dev.sonde.auth.BearerTokens;
+import dev.sonde.auth.OAuthTokens;
 import dev.sonde.auth.Principal;
 import dev.sonde.auth.TokenCommand;
 import dev.sonde.auth.Toolsets;
@@ -395,7 +396,17 @@ public final class Sonde {
           config.auth().tokens()
               ? RequestAuthentication.tokens(
                   BearerTokens.watch(
-                      vertx, new ApiTokens(config.auth().tokensFileIn(config.data())), toolsets))
+                      vertx, new ApiTokens(config.auth().tokensFileIn(config.data())), toolsets),
+                  config.auth().oauthOn()
+                      ? OAuthTokens.start(
+                          vertx,
+                          new OAuthTokens.Settings(
+                              config.auth().oauth().issuer(),
+                              config.auth().oauth().jwksUrl(),
+                              config.auth().oauth().resource(),
+                              config.auth().oauth().accountClaim()),
+                          toolsets)
+                      : null)
               : RequestAuthentication.none(local);
     } catch (ConfigException e) {
       return Future.failedFuture(e);

@@ -24,8 +24,15 @@ public final class BearerTokens {
   private static final Logger LOG = LoggerFactory.getLogger(BearerTokens.class);
   private static final long RELOAD_MILLIS = 1000;
 
-  /** A sign-in's outcome: the principal, or why there is none (said to the client). */
-  public record Verdict(Principal principal, String refusal) {}
+  /**
+   * A sign-in's outcome: the principal, or why there is none (said to the client), and whether the
+   * token is good but its scopes name no toolset (a 403, not a 401).
+   */
+  public record Verdict(Principal principal, String refusal, boolean insufficientScope) {
+    public Verdict(Principal principal, String refusal) {
+      this(principal, refusal, false);
+    }
+  }
 
   private record Live(ApiTokens.Entry entry, Principal principal) {}
 
@@ -92,7 +99,11 @@ public final class BearerTokens {
             entry.id(),
             new Live(
                 entry,
-                new Principal(entry.account(), toolsets.grant(entry.toolsets()), entry.id())));
+                Principal.ofApiToken(
+                    entry.account(),
+                    toolsets.grant(entry.toolsets()),
+                    entry.id(),
+                    entry.expires())));
       } catch (IllegalArgumentException e) {
         LOG.warn(
             "token {} of {} signs nothing in: {}", entry.id(), entry.account(), e.getMessage());

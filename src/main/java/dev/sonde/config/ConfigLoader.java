@@ -304,13 +304,30 @@ public final class ConfigLoader {
     if (c.server().host().isBlank()) {
       throw new ConfigException("configuration key 'server.host' needs a value");
     }
-    if (!List.of(SondeConfig.AuthConfig.NONE, SondeConfig.AuthConfig.TOKENS)
+    if (!List.of(
+            SondeConfig.AuthConfig.NONE,
+            SondeConfig.AuthConfig.TOKENS,
+            SondeConfig.AuthConfig.OAUTH)
         .contains(c.auth().mode())) {
       throw new ConfigException(
           "configuration key 'auth.mode' is '"
               + c.auth().mode()
-              + "'; use none (every HTTP request is the local account) or tokens (API tokens,"
-              + " made with: java -jar sonde.jar token create --account NAME --toolsets SETS)");
+              + "'; use none (every HTTP request is the local account), tokens (API tokens,"
+              + " made with: java -jar sonde.jar token create --account NAME --toolsets SETS) or"
+              + " oauth (access tokens of auth.oauth.issuer, and API tokens)");
+    }
+    if (c.auth().oauthOn()) {
+      absoluteUrl("auth.oauth.issuer", c.auth().oauth().issuer(), "https://login.example.com");
+      absoluteUrl(
+          "auth.oauth.resource", c.auth().oauth().resource(), "https://sonde.example.com/mcp");
+      if (!c.auth().oauth().jwksUrl().isBlank()) {
+        absoluteUrl(
+            "auth.oauth.jwksUrl", c.auth().oauth().jwksUrl(), "https://login.example.com/jwks");
+      }
+      if (c.auth().oauth().accountClaim().isBlank()) {
+        throw new ConfigException(
+            "configuration key 'auth.oauth.accountClaim' needs a value, such as sub");
+      }
     }
     if (c.server().enabled()
         && !c.auth().tokens()
@@ -387,6 +404,28 @@ public final class ConfigLoader {
   }
 
   private static final List<String> DATABASE_TYPES = List.of("duckdb", "jdbc", "postgres");
+
+  /** An http(s) URL with a host and no fragment, or a refusal naming the key and an example. */
+  private static void absoluteUrl(String key, String value, String example) {
+    java.net.URI uri;
+    try {
+      uri = new java.net.URI(value);
+    } catch (java.net.URISyntaxException e) {
+      uri = null;
+    }
+    if (uri == null
+        || !List.of("http", "https").contains(String.valueOf(uri.getScheme()))
+        || uri.getHost() == null
+        || uri.getRawFragment() != null) {
+      throw new ConfigException(
+          "configuration key '"
+              + key
+              + "' is '"
+              + value
+              + "'; it needs an absolute URL such as "
+              + example);
+    }
+  }
 
   private static void validateDatabases(SondeConfig.DatabasesConfig databases) {
     range("databases.schemaWatchSeconds", databases.schemaWatchSeconds(), 1, 86400);

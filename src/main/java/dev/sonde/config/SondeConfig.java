@@ -20,23 +20,31 @@ public record SondeConfig(
     AuthConfig auth) {
 
   /**
-   * Who may call what. {@code mode} is {@code none} (every HTTP request is the local account) or
+   * Who may call what. {@code mode} is {@code none} (every HTTP request is the local account),
    * {@code tokens} (every HTTP and WebSocket request signs in with an API token from {@code
-   * tokensFile}, {@code <data>/tokens.json} when blank); {@code localToolsets} are the toolsets of
-   * the local account (stdio, and HTTP in mode none), {@code toolsets} the named sets of tools
-   * defined here beside the shipped ones.
+   * tokensFile}, {@code <data>/tokens.json} when blank) or {@code oauth} (an access token of {@code
+   * oauth.issuer}, or an API token); {@code localToolsets} are the toolsets of the local account
+   * (stdio, and HTTP in mode none), {@code toolsets} the named sets of tools defined here beside
+   * the shipped ones.
    */
   public record AuthConfig(
       String mode,
       String tokensFile,
+      OAuthConfig oauth,
       List<String> localToolsets,
       Map<String, ToolsetConfig> toolsets,
       AuditConfig audit) {
     public static final String NONE = "none";
     public static final String TOKENS = "tokens";
+    public static final String OAUTH = "oauth";
 
+    /** Whether requests sign in (with API tokens, and in mode oauth access tokens too). */
     public boolean tokens() {
-      return TOKENS.equals(mode);
+      return TOKENS.equals(mode) || OAUTH.equals(mode);
+    }
+
+    public boolean oauthOn() {
+      return OAUTH.equals(mode);
     }
 
     /** The token file: {@code tokensFile}, or {@code tokens.json} in the data folder. */
@@ -46,6 +54,14 @@ public record SondeConfig(
           : java.nio.file.Path.of(tokensFile);
     }
   }
+
+  /**
+   * OAuth 2.1 access tokens (auth mode oauth): JWTs of {@code issuer} signed by a key of its JWKS
+   * ({@code jwksUrl}, or found through the issuer's metadata when blank), for {@code resource}
+   * (Sonde's URL as clients reach it, in their {@code aud}); the account is the claim {@code
+   * accountClaim}.
+   */
+  public record OAuthConfig(String issuer, String jwksUrl, String resource, String accountClaim) {}
 
   /** The audit trail: one line per tool call, kept {@code keepDays} and {@code keepMegabytes}. */
   public record AuditConfig(boolean enabled, int keepDays, int keepMegabytes) {}
@@ -296,6 +312,11 @@ public record SondeConfig(
         new ChatBiConfig(
             "conf/ontology", 200, 5, 7, 1000, false, new LlmConfig("none", "", "", "", 60, 2)),
         new AuthConfig(
-            AuthConfig.NONE, "", List.of("all"), Map.of(), new AuditConfig(true, 30, 100)));
+            AuthConfig.NONE,
+            "",
+            new OAuthConfig("", "", "", "sub"),
+            List.of("all"),
+            Map.of(),
+            new AuditConfig(true, 30, 100)));
   }
 }

@@ -1,7 +1,11 @@
 package dev.sonde.web;
 
+import dev.sonde.auth.ApiTokens;
 import dev.sonde.auth.BearerTokens;
+import dev.sonde.auth.OAuthTokens;
 import dev.sonde.auth.Principal;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.http.Cookie;
 import io.vertx.core.http.CookieSameSite;
 import io.vertx.core.http.HttpHeaders;
@@ -13,6 +17,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import java.net.URI;
 import java.time.Instant;
 
 /**
@@ -26,7 +31,9 @@ public final class RequestAuthentication {
   static final String PRINCIPAL = "sonde.principal";
   static final String BROWSER_SESSION = "sonde.browserSession";
   static final String CSRF_HEADER = "X-Sonde-CSRF";
-  private static final int MAX_SIGN_IN_BYTES = 4096;
+  private static final int MAX_SIGN_IN_BYTES = 16_384;
+  static final String METADATA_PATH = "/.well-known/oauth-protected-resource";
+  private static final String API_TOKEN_BINDING = "token:";
   private static final CharSequence CHALLENGE = HttpHeaders.createOptimized("WWW-Authenticate");
   private static final String HOW =
       "send Authorization: Bearer <API token>; an administrator makes one with java -jar"
@@ -34,55 +41,125 @@ public final class RequestAuthentication {
 
   private final Principal local;
   private final BearerTokens tokens;
+  private final OAuthTokens oauth;
+  private final String metadataUrl;
   private final BrowserSessions browsers = new BrowserSessions();
 
-  private RequestAuthentication(Principal local, BearerTokens tokens) {
+  private RequestAuthentication(Principal local, BearerTokens tokens, OAuthTokens oauth) {
     this.local = local;
     this.tokens = tokens;
+    this.oauth = oauth;
+    this.metadataUrl = oauth == null ? null : metadataUrl(oauth.settings().resource());
   }
 
   /** Every request is {@code local}: a loopback (or explicitly unauthenticated) Sonde. */
   public static RequestAuthentication none(Principal local) {
-    return new RequestAuthentication(local, null);
+    return new RequestAuthentication(local, null, null);
   }
 
-  /** Every request signs in with one of {@code tokens}. */
-  public static RequestAuthentication tokens(BearerTokens tokens) {
-    return new RequestAuthentication(null, tokens);
+  /** Every request signs in with one of {@code tokens}, or an access token of {@code oauth}. */
+  public static RequestAuthentication tokens(BearerTokens tokens, OAuthTokens oauth) {
+    return new RequestAuthentication(null, tokens, oauth);
   }
 
-  /** The request's principal, or null after answering it 401. */
-  Principal signIn(HttpServerRequest request) {
-    if (tokens == null) {
-      return local;
+  /**
+   * Signs the request in and hands its principal on, or answers it 401 (403 for a token whose
+   * scopes name no toolset). An API token and the local account are answered at once, an access
+   * token once its check completes (the request waits paused meanwhile).
+   */
+  void signIn(HttpServerRequest request, Handler<Principal> signedIn) {
+    if (local != null) {
+      signedIn.handle(local);
+      return;
     }
     String bearer = bearer(request.getHeader(HttpHeaders.AUTHORIZATION));
     if (bearer == null) {
-      refuse(request, "Bearer realm=\"sonde\"", "authentication required: " + HOW);
-      return null;
+      refuse(request, 401, challenge(null, null), "authentication required: " + how());
+      return;
     }
-    BearerTokens.Verdict verdict = tokens.verify(bearer, Instant.now());
-    if (verdict.principal() == null) {
-      refuse(
-          request,
-          "Bearer realm=\"sonde\", error=\"invalid_token\", error_description=\""
-              + verdict.refusal()
-              + "\"",
-          verdict.refusal() + "; " + HOW);
-      return null;
+    Future<BearerTokens.Verdict> verdict = verdict(bearer);
+    boolean waits = !verdict.isComplete();
+    if (waits) {
+      request.pause();
     }
-    return verdict.principal();
+    verdict.onComplete(
+        done -> {
+          BearerTokens.Verdict v =
+              done.succeeded()
+                  ? done.result()
+                  : new BearerTokens.Verdict(null, "the token could not be checked");
+          if (v.principal() != null) {
+            signedIn.handle(v.principal());
+          } else if (v.insufficientScope()) {
+            refuse(request, 403, challenge("insufficient_scope", v.refusal()), v.refusal());
+          } else {
+            refuse(
+                request, 401, challenge("invalid_token", v.refusal()), v.refusal() + "; " + how());
+          }
+          if (waits) {
+            request.resume();
+          }
+        });
+  }
+
+  /** What a bearer token signs in: an API token by its shape, an access token otherwise. */
+  private Future<BearerTokens.Verdict> verdict(String bearer) {
+    if (oauth == null || bearer.startsWith(ApiTokens.PREFIX)) {
+      return Future.succeededFuture(tokens.verify(bearer, Instant.now()));
+    }
+    return oauth.verify(bearer);
+  }
+
+  private String how() {
+    return oauth == null
+        ? HOW
+        : "send Authorization: Bearer <access token> from "
+            + oauth.settings().issuer()
+            + " (its metadata: "
+            + metadataUrl
+            + "), or an API token";
+  }
+
+  /** The RFC 6750 challenge, pointing at the RFC 9728 metadata when OAuth is on. */
+  private String challenge(String error, String description) {
+    StringBuilder challenge = new StringBuilder("Bearer realm=\"sonde\"");
+    if (metadataUrl != null) {
+      challenge.append(", resource_metadata=\"").append(metadataUrl).append('"');
+    }
+    if (error != null) {
+      challenge
+          .append(", error=\"")
+          .append(error)
+          .append("\", error_description=\"")
+          .append(description.replace('"', '\''))
+          .append('"');
+    }
+    if ("insufficient_scope".equals(error) && oauth != null) {
+      challenge.append(", scope=\"").append(String.join(" ", oauth.scopes())).append('"');
+    }
+    return challenge.toString();
+  }
+
+  /**
+   * Where RFC 9728 puts the metadata of {@code resource}: the well-known path between its host and
+   * its own path.
+   */
+  static String metadataUrl(String resource) {
+    URI uri = URI.create(resource);
+    String path = uri.getRawPath() == null || uri.getRawPath().equals("/") ? "" : uri.getRawPath();
+    return uri.getScheme() + "://" + uri.getRawAuthority() + METADATA_PATH + path;
   }
 
   /**
    * A router step for MCP: signs the request in by its bearer token and goes on, or answers 401.
    */
   void route(RoutingContext context) {
-    Principal principal = signIn(context.request());
-    if (principal != null) {
-      context.put(PRINCIPAL, principal);
-      context.next();
-    }
+    signIn(
+        context.request(),
+        principal -> {
+          context.put(PRINCIPAL, principal);
+          context.next();
+        });
   }
 
   /**
@@ -92,7 +169,7 @@ public final class RequestAuthentication {
   void routePages(RoutingContext context) {
     HttpServerRequest request = context.request();
     Cookie cookie = request.getCookie(BrowserSessions.COOKIE);
-    if (tokens == null || request.getHeader(HttpHeaders.AUTHORIZATION) != null || cookie == null) {
+    if (local != null || request.getHeader(HttpHeaders.AUTHORIZATION) != null || cookie == null) {
       route(context);
       return;
     }
@@ -100,7 +177,8 @@ public final class RequestAuthentication {
     if (signed == null || !stillSignedIn(signed.principal())) {
       refuse(
           request,
-          "Bearer realm=\"sonde\"",
+          401,
+          challenge(null, null),
           "the sign-in has ended (it lasts 12 hours, and no longer than its token); sign in again at"
               + " /signin.html");
       return;
@@ -124,6 +202,10 @@ public final class RequestAuthentication {
    * {@code GET} says who is signed in (and the CSRF value), {@code DELETE} signs out.
    */
   void mount(Router router) {
+    if (oauth != null) {
+      router.get(METADATA_PATH).handler(this::metadata);
+      router.get(METADATA_PATH + "/*").handler(this::metadata);
+    }
     router
         .post("/api/session")
         .handler(BodyHandler.create(false).setBodyLimit(MAX_SIGN_IN_BYTES))
@@ -136,7 +218,7 @@ public final class RequestAuthentication {
 
   private void signInPage(RoutingContext context) {
     HttpServerResponse response = context.response();
-    if (tokens == null) {
+    if (local != null) {
       json(
           response,
           400,
@@ -157,20 +239,36 @@ public final class RequestAuthentication {
           new JsonObject().put("error", "send {\"token\": \"<API token>\"} as JSON"));
       return;
     }
-    BearerTokens.Verdict verdict = tokens.verify(token, Instant.now());
-    if (verdict.principal() == null) {
-      json(response, 401, new JsonObject().put("error", verdict.refusal()));
-      return;
-    }
+    verdict(token)
+        .onComplete(
+            done -> {
+              BearerTokens.Verdict verdict = done.succeeded() ? done.result() : null;
+              if (verdict == null || verdict.principal() == null) {
+                json(
+                    response,
+                    401,
+                    new JsonObject()
+                        .put(
+                            "error",
+                            verdict == null
+                                ? "the token could not be checked"
+                                : verdict.refusal()));
+              } else {
+                openBrowserSession(response, verdict.principal());
+              }
+            });
+  }
+
+  private void openBrowserSession(HttpServerResponse response, Principal principal) {
     long now = System.currentTimeMillis();
-    String id = browsers.open(verdict.principal(), now);
+    String id = browsers.open(principal, now);
     response.addCookie(
         Cookie.cookie(BrowserSessions.COOKIE, id)
             .setPath("/")
             .setHttpOnly(true)
             .setSameSite(CookieSameSite.STRICT)
             .setMaxAge(BrowserSessions.LIFETIME_MILLIS / 1000));
-    json(response, 200, session(verdict.principal(), browsers.get(id, now).csrf()));
+    json(response, 200, session(principal, browsers.get(id, now).csrf()));
   }
 
   private void whoAmI(RoutingContext context) {
@@ -200,7 +298,7 @@ public final class RequestAuthentication {
     return new JsonObject()
         .put("account", principal.account())
         .put("toolsets", new JsonArray(principal.grant().toolsets()))
-        .put("mode", tokens == null ? "none" : "tokens")
+        .put("mode", local != null ? "none" : oauth != null ? "oauth" : "tokens")
         .put("csrf", csrf);
   }
 
@@ -217,9 +315,29 @@ public final class RequestAuthentication {
     return context.get(PRINCIPAL);
   }
 
-  /** Whether {@code principal} may still act: its token, if any, is neither revoked nor expired. */
+  /** Whether {@code principal} may still act: its token is neither revoked nor expired. */
   boolean stillSignedIn(Principal principal) {
-    return tokens == null || principal.tokenId() == null || tokens.live(principal.tokenId());
+    if (principal.expiredAt(Instant.now())) {
+      return false;
+    }
+    String binding = principal.binding();
+    return binding == null
+        || !binding.startsWith(API_TOKEN_BINDING)
+        || tokens.live(principal.tokenId());
+  }
+
+  /** The RFC 9728 document: what this resource is, who issues its tokens, which scopes it knows. */
+  private void metadata(RoutingContext context) {
+    OAuthTokens.Settings settings = oauth.settings();
+    json(
+        context.response(),
+        200,
+        new JsonObject()
+            .put("resource", settings.resource())
+            .put("authorization_servers", new JsonArray().add(settings.issuer()))
+            .put("bearer_methods_supported", new JsonArray().add("header"))
+            .put("scopes_supported", new JsonArray(oauth.scopes()))
+            .put("resource_name", "Sonde"));
   }
 
   /** The token of {@code Bearer <token>} (the scheme is case-insensitive), or null. */
@@ -234,10 +352,11 @@ public final class RequestAuthentication {
     return token.isEmpty() ? null : token;
   }
 
-  private static void refuse(HttpServerRequest request, String challenge, String message) {
+  private static void refuse(
+      HttpServerRequest request, int status, String challenge, String message) {
     request
         .response()
-        .setStatusCode(401)
+        .setStatusCode(status)
         .putHeader(CHALLENGE, challenge)
         .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; charset=utf-8")
         .end(message);

@@ -1,6 +1,5 @@
 package dev.sonde.web;
 
-import dev.sonde.auth.Principal;
 import dev.sonde.config.SondeConfig;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -104,10 +103,7 @@ public final class WebServerVerticle extends VerticleBase {
                     .putHeader("Content-Type", "text/plain")
                     .end("forbidden: Host, Origin or a cross-site request is not allowed");
               } else if (StreamableHttpTransport.PATH.equals(request.path())) {
-                Principal principal = authentication.signIn(request);
-                if (principal != null) {
-                  http.handle(request, principal);
-                }
+                authentication.signIn(request, principal -> http.handle(request, principal));
               } else {
                 router.handle(request);
               }

@@ -363,7 +363,7 @@ class TokenSignInTest {
                 .header("Content-Type", "application/json")
                 .POST(
                     HttpRequest.BodyPublishers.ofString(
-                        "{\"token\":\"" + "x".repeat(10_000) + "\"}")))
+                        "{\"token\":\"" + "x".repeat(20_000) + "\"}")))
             .statusCode());
   }
 

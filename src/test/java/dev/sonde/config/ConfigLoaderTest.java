@@ -202,8 +202,12 @@ class ConfigLoaderTest {
               .server()
               .host());
     }
-    String mode = failure(null, Map.of(), Map.of("auth.mode", "oauth"));
-    assertTrue(mode.contains("'auth.mode' is 'oauth'; use none") && mode.contains("tokens"), mode);
+    String issuer =
+        failure(
+            null, Map.of(), Map.of("auth.mode", "oauth", "auth.oauth.issuer", "login.example.com"));
+    assertTrue(issuer.contains("'auth.oauth.issuer'") && issuer.contains("absolute URL"), issuer);
+    String mode = failure(null, Map.of(), Map.of("auth.mode", "ldap"));
+    assertTrue(mode.contains("'auth.mode' is 'ldap'; use none") && mode.contains("tokens"), mode);
     for (String host : List.of("127.0.0.1", "localhost", "::1", "127.0.0.2")) {
       assertEquals(
           host, ConfigLoader.load(null, Map.of(), Map.of("server.host", host)).server().host());
