@@ -430,6 +430,10 @@ public final class Sonde {
                     config.auth().audit().keepDays(),
                     config.auth().audit().keepMegabytes() * 1024L * 1024L)
                 : AuditTrail.off());
+    if (config.auth().tokens()) {
+      // a revoked or expired token's sessions, sockets and streams end within a second
+      vertx.setPeriodic(1000, id -> server.signOut(p -> !authentication.stillSignedIn(p)));
+    }
     Future<Void> deployed = Future.succeededFuture();
     for (FamilyVerticle family : families) {
       deployed = deployed.compose(v -> vertx.deployVerticle(family).mapEmpty());
@@ -522,7 +526,8 @@ public final class Sonde {
             limits,
             config.server().maxWebSocketMessageBytes(),
             config.server().keepAliveSeconds() * 1000L);
-    JobsApi jobsApi = new JobsApi(vertx, jobs, config.server().keepAliveSeconds() * 1000L);
+    JobsApi jobsApi =
+        new JobsApi(vertx, jobs, config.server().keepAliveSeconds() * 1000L, authentication);
     int requested = config.server().port();
     if (requested != 0) {
       guard.bind(requested);

@@ -264,6 +264,7 @@ public final class ApiTokens {
           new JsonObject().put("tokens", stored).encodePrettily().getBytes(StandardCharsets.UTF_8),
           StandardOpenOption.TRUNCATE_EXISTING,
           StandardOpenOption.SYNC);
+      keepOwner(temporary);
       try {
         Files.move(
             temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -271,6 +272,20 @@ public final class ApiTokens {
         Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
       }
       return true;
+    }
+  }
+
+  /**
+   * Gives the new file the old one's owner, so a command run as root does not leave the file
+   * unreadable to the user Sonde runs as; where that is not permitted the owner stays the writer.
+   */
+  private void keepOwner(Path temporary) {
+    try {
+      if (Files.exists(file)) {
+        Files.setOwner(temporary, Files.getOwner(file));
+      }
+    } catch (IOException | UnsupportedOperationException e) {
+      // not permitted: a Sonde that cannot read the new file refuses every token and says why
     }
   }
 

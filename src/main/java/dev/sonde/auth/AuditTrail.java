@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -165,7 +166,7 @@ public final class AuditTrail {
       if (json != null) {
         json.close();
       }
-      Files.createDirectories(dir);
+      ownerOnly(dir);
       json =
           JSON.createGenerator(
               Files.newBufferedWriter(
@@ -234,6 +235,19 @@ public final class AuditTrail {
         total -= Files.size(day);
         Files.deleteIfExists(day);
       }
+    }
+  }
+
+  /** The folder, readable by Sonde's user alone: its lines hold every account's statements. */
+  private static void ownerOnly(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      return;
+    }
+    try {
+      Files.createDirectories(
+          dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (UnsupportedOperationException e) {
+      Files.createDirectories(dir);
     }
   }
 

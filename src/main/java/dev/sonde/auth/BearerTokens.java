@@ -3,6 +3,7 @@ package dev.sonde.auth;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -40,6 +41,7 @@ public final class BearerTokens {
   private final Toolsets toolsets;
   private volatile Map<String, Live> byId = Map.of();
   private Object readVersion;
+  private Object failedVersion;
 
   public BearerTokens(ApiTokens tokens, Toolsets toolsets) {
     this.tokens = tokens;
@@ -60,10 +62,7 @@ public final class BearerTokens {
                   try {
                     bearer.reloadIfChanged();
                   } catch (IOException e) {
-                    LOG.error(
-                        "{}: {}; the tokens read before stay in force",
-                        tokens.file(),
-                        e.getMessage());
+                    // said once per change of the file, not every second
                   }
                   return null;
                 },
@@ -71,7 +70,11 @@ public final class BearerTokens {
     return bearer;
   }
 
-  /** Reads the file again if it changed since the last read. */
+  /**
+   * Reads the file again if it changed since the last read. A changed file that cannot be read
+   * signs no one in until it can (a revocation must never be lost to a typo or a permission), and
+   * the log says why, once per change.
+   */
   synchronized void reloadIfChanged() throws IOException {
     Object version;
     try {
@@ -88,8 +91,24 @@ public final class BearerTokens {
     if (version.equals(readVersion)) {
       return;
     }
+    List<ApiTokens.Entry> entries;
+    try {
+      entries = tokens.entries();
+    } catch (IOException e) {
+      byId = Map.of();
+      if (!version.equals(failedVersion)) {
+        failedVersion = version;
+        LOG.error(
+            "{} cannot be read ({}); every API token is refused until it can",
+            tokens.file(),
+            e instanceof AccessDeniedException
+                ? "permission denied: is it owned by the user Sonde runs as?"
+                : e.getMessage());
+      }
+      throw e;
+    }
     Map<String, Live> live = new HashMap<>();
-    for (ApiTokens.Entry entry : tokens.entries()) {
+    for (ApiTokens.Entry entry : entries) {
       if (!ApiTokens.isAccount(entry.account())) {
         LOG.warn("token {} signs nothing in: its account is not a plain name", entry.id());
         continue;
@@ -111,6 +130,7 @@ public final class BearerTokens {
     }
     byId = Map.copyOf(live);
     readVersion = version;
+    failedVersion = null;
   }
 
   /** Whether the token {@code id} is still in force (neither revoked nor expired). */

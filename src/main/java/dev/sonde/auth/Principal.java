@@ -38,6 +38,11 @@ public record Principal(
     return other != null && account.equals(other.account) && Objects.equals(binding, other.binding);
   }
 
+  /** Who owns what it starts (a modern task): its account, and the credential it is bound to. */
+  public String owner() {
+    return binding == null ? account : account + "/" + binding;
+  }
+
   /** Whether its credential is past its expiry at {@code now}. */
   public boolean expiredAt(Instant now) {
     return expires != null && !now.isBefore(expires);

@@ -1,5 +1,6 @@
 package dev.sonde.mcp;
 
+import dev.sonde.auth.Principal;
 import dev.sonde.core.Quote;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -33,6 +34,7 @@ final class Listeners {
   /** One stream: what it asked for, where it goes, and how it ends. */
   record Listener(
       String key,
+      Principal principal,
       Object subscriptionId,
       Set<String> listChanges,
       Set<String> resources,
@@ -48,6 +50,7 @@ final class Listeners {
    */
   Future<JsonObject> listen(
       String connection,
+      Principal principal,
       Object id,
       JsonObject filter,
       ClientChannel channel,
@@ -103,7 +106,7 @@ final class Listeners {
               + " listen streams; one stream can carry every kind of change");
     }
     Listener listener =
-        new Listener(key, id, kinds, uris, tasks, channel, Promise.promise(), unwatch);
+        new Listener(key, principal, id, kinds, uris, tasks, channel, Promise.promise(), unwatch);
     open.put(key, listener);
     channel.send(
         tagged(
@@ -135,7 +138,13 @@ final class Listeners {
 
   /** Ends every stream gracefully (the server is stopping). */
   void endAll() {
-    open.values()
+    endWhere(p -> true);
+  }
+
+  /** Ends the streams of principals {@code gone} matches, gracefully: a new one must sign in. */
+  void endWhere(Predicate<Principal> gone) {
+    open.values().stream()
+        .filter(l -> gone.test(l.principal()))
         .forEach(
             l ->
                 end(

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -122,6 +123,17 @@ public final class McpServer {
   /** Writes the audit lines still waiting (the server is stopping). */
   public Future<Void> flushAudit() {
     return audit.flush();
+  }
+
+  /**
+   * Ends what principals {@code gone} matches hold open (their token was revoked or expired): their
+   * sessions, with the calls and sockets of those, and their listen streams.
+   */
+  public void signOut(Predicate<Principal> gone) {
+    sessions.all().stream()
+        .filter(s -> gone.test(s.principal()))
+        .forEach(s -> sessions.close(s.id()));
+    listeners.endWhere(gone);
   }
 
   /** Ends every modern listen stream with its closing result (the server is stopping). */
@@ -587,11 +599,12 @@ public final class McpServer {
     }
     return listeners.listen(
         connection == null ? "http-" + UUID.randomUUID() : connection.id(),
+        request.principal(),
         id,
         filter,
         channel,
         uri -> resources.stream().anyMatch(p -> p.owns(uri) && readable(request.grant(), p, uri)),
-        taskId -> caller.modernTask(taskId, request.account()) != null,
+        taskId -> caller.modernTask(taskId, request.principal()) != null,
         this::watch,
         this::unwatch);
   }

@@ -1,12 +1,14 @@
 package dev.sonde.mcp;
 
+import dev.sonde.auth.Principal;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 
 /**
  * A task of the {@code io.modelcontextprotocol/tasks} extension: a tools/call answered later,
  * polled with {@code tasks/get}, fed with {@code tasks/update}, stopped with {@code tasks/cancel}.
- * It belongs to the account that started it, not to a connection, so any transport reads it.
+ * It belongs to the credential that started it ({@link Principal#owner}), not to a connection, so
+ * any transport reads it, and another token of the same account does not.
  */
 final class ModernTask {
   static final String WORKING = "working";
@@ -17,7 +19,7 @@ final class ModernTask {
   static final long POLL_INTERVAL_MS = 500;
 
   final String taskId;
-  final String account;
+  final String owner;
   final long ttlMs;
   final Instant createdAt = Instant.now();
   private Instant lastUpdatedAt = createdAt;
@@ -30,9 +32,9 @@ final class ModernTask {
   private JsonObject state = new JsonObject();
   private volatile String roundId;
 
-  ModernTask(String taskId, String account, long ttlMs, String roundId) {
+  ModernTask(String taskId, String owner, long ttlMs, String roundId) {
     this.taskId = taskId;
-    this.account = account;
+    this.owner = owner;
     this.ttlMs = ttlMs;
     this.roundId = roundId;
   }

@@ -1,6 +1,7 @@
 package dev.sonde.mcp;
 
 import dev.sonde.auth.AuditTrail;
+import dev.sonde.auth.Principal;
 import dev.sonde.config.LogLevel;
 import dev.sonde.core.Quote;
 import dev.sonde.jobs.JobRegistry;
@@ -447,10 +448,10 @@ final class ToolCaller {
     taskListener = listener;
   }
 
-  /** The account's modern task, if it exists. */
-  ModernTask modernTask(String taskId, String account) {
+  /** The modern task {@code taskId} of {@code principal}'s credential, if it exists. */
+  ModernTask modernTask(String taskId, Principal principal) {
     ModernTask task = taskId == null ? null : modernTasks.get(taskId);
-    return task != null && task.account.equals(account) ? task : null;
+    return task != null && task.owner.equals(principal.owner()) ? task : null;
   }
 
   /**
@@ -458,7 +459,8 @@ final class ToolCaller {
    * finds it; the call's stream may close at once without cancelling it.
    */
   private JsonObject startModernTask(Call call, String problem) {
-    ModernTask task = new ModernTask(call.id(), call.session().account(), taskTtlMillis, call.id());
+    ModernTask task =
+        new ModernTask(call.id(), call.session().principal().owner(), taskTtlMillis, call.id());
     modernTasks.put(task.taskId, task);
     if (problem != null) {
       task.completed(ToolResult.error(problem).toJson());
@@ -549,7 +551,7 @@ final class ToolCaller {
           "tasks/* need the " + TASKS_EXTENSION + " extension in this request's capabilities");
     }
     Object id = params.getValue("taskId");
-    ModernTask task = id instanceof String s ? modernTask(s, session.account()) : null;
+    ModernTask task = id instanceof String s ? modernTask(s, session.principal()) : null;
     if (task == null) {
       throw new McpException(
           JsonRpc.INVALID_PARAMS,

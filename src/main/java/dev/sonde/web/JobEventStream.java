@@ -6,6 +6,7 @@ import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
 import java.util.function.ToLongFunction;
 
@@ -19,6 +20,7 @@ final class JobEventStream {
   private final HttpServerResponse response;
   private final LongFunction<List<JobEvent>> eventsAfter;
   private final ToLongFunction<JobEvent> idOf;
+  private final BooleanSupplier allowed;
   private long cursor;
   private boolean waitingForDrain;
   private MessageConsumer<JsonObject> consumer;
@@ -29,11 +31,13 @@ final class JobEventStream {
       HttpServerResponse response,
       LongFunction<List<JobEvent>> eventsAfter,
       ToLongFunction<JobEvent> idOf,
+      BooleanSupplier allowed,
       long cursor) {
     this.vertx = vertx;
     this.response = response;
     this.eventsAfter = eventsAfter;
     this.idOf = idOf;
+    this.allowed = allowed;
     this.cursor = cursor;
   }
 
@@ -53,7 +57,10 @@ final class JobEventStream {
         vertx.setPeriodic(
             keepAliveMillis,
             t -> {
-              if (!response.writeQueueFull()) {
+              if (!allowed.getAsBoolean()) {
+                stop();
+                response.end();
+              } else if (!response.writeQueueFull()) {
                 response.write(": keep-alive\n\n");
               }
             });
@@ -68,6 +75,12 @@ final class JobEventStream {
 
   private void flush() {
     if (waitingForDrain || response.closed()) {
+      return;
+    }
+    if (!allowed.getAsBoolean()) {
+      // the viewer's token was revoked or expired: the stream ends, a reconnect must sign in
+      stop();
+      response.end();
       return;
     }
     for (JobEvent event : eventsAfter.apply(cursor)) {

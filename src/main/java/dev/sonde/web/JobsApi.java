@@ -23,11 +23,14 @@ public final class JobsApi {
   private final Vertx vertx;
   private final JobRegistry jobs;
   private final long keepAliveMillis;
+  private final RequestAuthentication authentication;
 
-  public JobsApi(Vertx vertx, JobRegistry jobs, long keepAliveMillis) {
+  public JobsApi(
+      Vertx vertx, JobRegistry jobs, long keepAliveMillis, RequestAuthentication authentication) {
     this.vertx = vertx;
     this.jobs = jobs;
     this.keepAliveMillis = keepAliveMillis;
+    this.authentication = authentication;
   }
 
   void mount(Router router) {
@@ -93,7 +96,13 @@ public final class JobsApi {
                 jobs.eventsAfter(seq).stream()
                     .filter(e -> visible(viewer, jobs.get(e.jobId())))
                     .toList();
-    new JobEventStream(vertx, ctx.response(), events, JobEvent::globalSeq, after)
+    new JobEventStream(
+            vertx,
+            ctx.response(),
+            events,
+            JobEvent::globalSeq,
+            () -> authentication.stillSignedIn(viewer),
+            after)
         .start(JobRegistry.ALL_ADDRESS, keepAliveMillis, lost);
   }
 
@@ -103,8 +112,14 @@ public final class JobsApi {
       notFound(ctx);
       return;
     }
+    Principal viewer = RequestAuthentication.of(ctx);
     new JobEventStream(
-            vertx, ctx.response(), job::eventsAfter, JobEvent::seq, lastEventId(ctx.request()))
+            vertx,
+            ctx.response(),
+            job::eventsAfter,
+            JobEvent::seq,
+            () -> authentication.stillSignedIn(viewer),
+            lastEventId(ctx.request()))
         .start(JobRegistry.ADDRESS_PREFIX + job.id(), keepAliveMillis, false);
   }
 

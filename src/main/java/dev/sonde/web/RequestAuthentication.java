@@ -316,7 +316,7 @@ public final class RequestAuthentication {
   }
 
   /** Whether {@code principal} may still act: its token is neither revoked nor expired. */
-  boolean stillSignedIn(Principal principal) {
+  public boolean stillSignedIn(Principal principal) {
     if (principal.expiredAt(Instant.now())) {
       return false;
     }

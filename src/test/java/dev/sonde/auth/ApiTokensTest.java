@@ -129,7 +129,7 @@ class ApiTokensTest {
   }
 
   @Test
-  void aFileThatIsNotATokenFileIsRefusedAndTheReadTokensStay() throws IOException {
+  void aChangedFileThatCannotBeReadRefusesEveryTokenUntilItCan() throws IOException {
     ApiTokens tokens = new ApiTokens(tokenFile());
     ApiTokens.Created alice = tokens.create("alice", List.of("report"), null);
     BearerTokens bearer = new BearerTokens(tokens, TOOLSETS);
@@ -137,8 +137,14 @@ class ApiTokensTest {
     Files.writeString(tokens.file(), "{\"tokens\": [ {\"id\": 3");
     IOException refused = assertThrows(IOException.class, bearer::reloadIfChanged);
     assertTrue(refused.getMessage().contains("not a Sonde token file"), refused.getMessage());
-    assertNotNull(bearer.verify(alice.token(), Instant.now()).principal());
+    assertNull(
+        bearer.verify(alice.token(), Instant.now()).principal(),
+        "a revocation must never be lost to an unreadable file");
     assertThrows(IOException.class, () -> tokens.create("bob", List.of("report"), null));
+    Files.delete(tokens.file());
+    ApiTokens.Created again = tokens.create("alice", List.of("report"), null);
+    bearer.reloadIfChanged();
+    assertNotNull(bearer.verify(again.token(), Instant.now()).principal(), "readable again");
   }
 
   @Test
