@@ -1,8 +1,9 @@
 # Shell helpers shared by the benchmarks that call Sonde over Streamable HTTP with wrk.
 
-# An MCP session on the server at $1; prints its Mcp-Session-Id.
+# An MCP session on the server at $1 (signed in with $BENCH_BEARER when set); prints its Mcp-Session-Id.
 session() {
   curl -s -D - -o /dev/null "$1" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+    ${BENCH_BEARER:+-H "Authorization: Bearer $BENCH_BEARER"} \
     -d '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}' \
     | tr -d '\r' | awk -F': ' 'tolower($1)=="mcp-session-id"{print $2}'
 }

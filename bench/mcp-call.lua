@@ -6,6 +6,7 @@
 -- A fourth argument "padded" makes a session request carry the modern request's bytes (its _meta
 -- under a key only the modern era reads, its two extra headers): the control that separates the
 -- cost of the bytes the 2026-07-28 revision puts on the wire from the cost of serving it.
+-- With BENCH_BEARER set in the environment, every request carries Authorization: Bearer <it>.
 local counter = 0
 local threads = 0
 
@@ -36,6 +37,11 @@ function init(args)
     meta = ""
   end
   wrk.headers["MCP-Protocol-Version"] = modern and "2026-07-28" or "2025-11-25"
+  -- BENCH_BEARER signs every request in (auth.mode: tokens)
+  local bearer = os.getenv("BENCH_BEARER")
+  if bearer and bearer ~= "" then
+    wrk.headers["Authorization"] = "Bearer " .. bearer
+  end
   if session and session ~= "" and not modern then
     wrk.headers["Mcp-Session-Id"] = session
   end

@@ -7,8 +7,10 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -35,7 +37,20 @@ public final class BearerTokens {
     }
   }
 
-  private record Live(ApiTokens.Entry entry, Principal principal) {}
+  /** An entry with its salt and hash decoded once, and the principal it signs in. */
+  private record Live(ApiTokens.Entry entry, Principal principal, byte[] salt, byte[] sha256) {
+    Live(ApiTokens.Entry entry, Principal principal) {
+      this(
+          entry,
+          principal,
+          HexFormat.of().parseHex(entry.salt()),
+          HexFormat.of().parseHex(entry.sha256()));
+    }
+
+    boolean matches(String secret) {
+      return MessageDigest.isEqual(sha256, ApiTokens.digest(salt, secret));
+    }
+  }
 
   private final ApiTokens tokens;
   private final Toolsets toolsets;
@@ -146,7 +161,7 @@ public final class BearerTokens {
       return new Verdict(null, "the bearer token is not a Sonde API token");
     }
     Live live = byId.get(parts[0]);
-    if (live == null || !live.entry().matches(parts[1]) || live.entry().revoked() != null) {
+    if (live == null || !live.matches(parts[1]) || live.entry().revoked() != null) {
       return new Verdict(null, "the API token is unknown or revoked");
     }
     if (!live.entry().liveAt(now)) {

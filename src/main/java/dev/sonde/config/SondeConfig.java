@@ -31,6 +31,7 @@ public record SondeConfig(
       String mode,
       String tokensFile,
       OAuthConfig oauth,
+      LimitsConfig limits,
       List<String> localToolsets,
       Map<String, ToolsetConfig> toolsets,
       AuditConfig audit) {
@@ -62,6 +63,12 @@ public record SondeConfig(
    * accountClaim}.
    */
   public record OAuthConfig(String issuer, String jwksUrl, String resource, String accountClaim) {}
+
+  /**
+   * Fair use: tool calls one signed-in account may have running at once, and of those the long ones
+   * (job tools); 0 for no limit. The local account has none.
+   */
+  public record LimitsConfig(int maxConcurrentCalls, int maxConcurrentJobs) {}
 
   /** The audit trail: one line per tool call, kept {@code keepDays} and {@code keepMegabytes}. */
   public record AuditConfig(boolean enabled, int keepDays, int keepMegabytes) {}
@@ -315,6 +322,7 @@ public record SondeConfig(
             AuthConfig.NONE,
             "",
             new OAuthConfig("", "", "", "sub"),
+            new LimitsConfig(64, 8),
             List.of("all"),
             Map.of(),
             new AuditConfig(true, 30, 100)));

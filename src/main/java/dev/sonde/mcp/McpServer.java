@@ -1,6 +1,7 @@
 package dev.sonde.mcp;
 
 import dev.sonde.auth.AuditTrail;
+import dev.sonde.auth.FairUse;
 import dev.sonde.auth.Grant;
 import dev.sonde.auth.Principal;
 import dev.sonde.config.LogLevel;
@@ -92,7 +93,10 @@ public final class McpServer {
             config.jobs().taskTtlSeconds() * 1000L,
             config.jobs().cancelOnDisconnect(),
             new RequestStates(config.mcp().requestStateSecret(), REQUEST_STATE_LIFETIME_MILLIS),
-            audit);
+            audit,
+            new FairUse(
+                config.auth().limits().maxConcurrentCalls(),
+                config.auth().limits().maxConcurrentJobs()));
     this.audit = audit;
     tools.onChange(this::toolsChanged);
     caller.onTaskChange(task -> listeners.taskChanged(task.taskId, task.detailed()));

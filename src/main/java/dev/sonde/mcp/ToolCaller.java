@@ -1,6 +1,7 @@
 package dev.sonde.mcp;
 
 import dev.sonde.auth.AuditTrail;
+import dev.sonde.auth.FairUse;
 import dev.sonde.auth.Principal;
 import dev.sonde.config.LogLevel;
 import dev.sonde.core.Quote;
@@ -48,6 +49,7 @@ final class ToolCaller {
   private final boolean cancelOnDisconnect;
   private final RequestStates states;
   private final AuditTrail audit;
+  private final FairUse fairUse;
   private final Map<String, ModernTask> modernTasks = new ConcurrentHashMap<>();
 
   /** The round each task waiting for input will run again once answered. */
@@ -65,10 +67,12 @@ final class ToolCaller {
       long taskTtlMillis,
       boolean cancelOnDisconnect,
       RequestStates states,
-      AuditTrail audit) {
+      AuditTrail audit,
+      FairUse fairUse) {
     this.vertx = vertx;
     this.states = states;
     this.audit = audit;
+    this.fairUse = fairUse;
     this.tools = tools;
     this.defaultTimeoutMillis = defaultTimeoutMillis;
     this.taskTtlMillis = taskTtlMillis;
@@ -595,6 +599,17 @@ final class ToolCaller {
 
   private Future<ToolResult> dispatch(
       Call call, ClientChannel channel, Consumer<JsonObject> onStep) {
+    Principal principal = call.session().principal();
+    boolean job = call.tool().spec().mode() == ExecutionMode.JOB;
+    String refusal = fairUse.admit(principal, job);
+    if (refusal != null) {
+      return Future.succeededFuture(ToolResult.error(refusal));
+    }
+    return send(call, channel, onStep).onComplete(done -> fairUse.done(principal, job));
+  }
+
+  /** Asks the tool's family over the event bus, with the call's deadline, steps and callbacks. */
+  private Future<ToolResult> send(Call call, ClientChannel channel, Consumer<JsonObject> onStep) {
     Session session = call.session();
     ToolRegistry.RegisteredTool tool = call.tool();
     String callId = call.id();

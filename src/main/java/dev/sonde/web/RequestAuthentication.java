@@ -77,34 +77,53 @@ public final class RequestAuthentication {
       refuse(request, 401, challenge(null, null), "authentication required: " + how());
       return;
     }
-    Future<BearerTokens.Verdict> verdict = verdict(bearer);
+    if (isApiToken(bearer)) {
+      // answered at once: the hot path allocates no future
+      decide(request, tokens.verify(bearer, Instant.now()), signedIn);
+      return;
+    }
+    Future<BearerTokens.Verdict> verdict = oauth.verify(bearer);
     boolean waits = !verdict.isComplete();
     if (waits) {
       request.pause();
     }
     verdict.onComplete(
         done -> {
-          BearerTokens.Verdict v =
+          decide(
+              request,
               done.succeeded()
                   ? done.result()
-                  : new BearerTokens.Verdict(null, "the token could not be checked");
-          if (v.principal() != null) {
-            signedIn.handle(v.principal());
-          } else if (v.insufficientScope()) {
-            refuse(request, 403, challenge("insufficient_scope", v.refusal()), v.refusal());
-          } else {
-            refuse(
-                request, 401, challenge("invalid_token", v.refusal()), v.refusal() + "; " + how());
-          }
+                  : new BearerTokens.Verdict(null, "the token could not be checked"),
+              signedIn);
           if (waits) {
             request.resume();
           }
         });
   }
 
+  private boolean isApiToken(String bearer) {
+    return oauth == null || bearer.startsWith(ApiTokens.PREFIX);
+  }
+
+  /** Hands the principal on, or answers 401 (403 for scopes that name no toolset). */
+  private void decide(
+      HttpServerRequest request, BearerTokens.Verdict verdict, Handler<Principal> signedIn) {
+    if (verdict.principal() != null) {
+      signedIn.handle(verdict.principal());
+    } else if (verdict.insufficientScope()) {
+      refuse(request, 403, challenge("insufficient_scope", verdict.refusal()), verdict.refusal());
+    } else {
+      refuse(
+          request,
+          401,
+          challenge("invalid_token", verdict.refusal()),
+          verdict.refusal() + "; " + how());
+    }
+  }
+
   /** What a bearer token signs in: an API token by its shape, an access token otherwise. */
   private Future<BearerTokens.Verdict> verdict(String bearer) {
-    if (oauth == null || bearer.startsWith(ApiTokens.PREFIX)) {
+    if (isApiToken(bearer)) {
       return Future.succeededFuture(tokens.verify(bearer, Instant.now()));
     }
     return oauth.verify(bearer);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sonde.auth.AuditTrail;
+import dev.sonde.auth.FairUse;
 import dev.sonde.support.InProcessSonde;
 import dev.sonde.support.SharedSonde;
 import io.vertx.core.json.JsonArray;
@@ -98,7 +99,8 @@ class McpServerTest {
             1000,
             false,
             new RequestStates("", 60_000),
-            AuditTrail.off());
+            AuditTrail.off(),
+            new FairUse(0, 0));
     var pending = caller.clientRequest(session, channel, "roots/list", new JsonObject());
     JsonObject request = sent.get(sent.size() - 1);
     assertEquals("roots/list", request.getString("method"));

@@ -1,0 +1,143 @@
+package dev.sonde.auth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sonde.support.HttpMcpClient;
+import dev.sonde.support.InProcessSonde;
+import dev.sonde.support.McpClient;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fair use between accounts: an account at its limit of long calls is told so on the next one,
+ * while another account's calls still run; a finished call frees its place.
+ */
+class FairUseTest {
+  static final JsonObject TASKS =
+      new JsonObject()
+          .put(
+              "extensions",
+              new JsonObject().put("io.modelcontextprotocol/tasks", new JsonObject()));
+  static InProcessSonde sonde;
+  static String alice;
+  static String bob;
+  static long ids = 1;
+
+  @BeforeAll
+  static void start() throws IOException {
+    Path dir = Files.createTempDirectory("sonde-fair-");
+    Path tokens = dir.resolve("tokens.json");
+    ApiTokens file = new ApiTokens(tokens);
+    alice = file.create("alice", List.of("general"), null).token();
+    bob = file.create("bob", List.of("general"), null).token();
+    sonde =
+        new InProcessSonde(
+            Map.of(
+                "auth.mode",
+                "tokens",
+                "auth.tokensFile",
+                tokens.toString(),
+                "auth.limits.maxConcurrentJobs",
+                "2",
+                "data.dir",
+                dir.toString()));
+  }
+
+  @AfterAll
+  static void stop() {
+    sonde.close();
+  }
+
+  static JsonObject withTasks(JsonObject params) {
+    JsonObject modern = McpClient.modern(params);
+    modern.getJsonObject("_meta").put("io.modelcontextprotocol/clientCapabilities", TASKS);
+    return modern;
+  }
+
+  /** Starts a long job as a task; its task id. */
+  static String startJob(String token) {
+    JsonObject created =
+        HttpMcpClient.modern(sonde.port())
+            .bearer(token)
+            .request(
+                ids++,
+                "tools/call",
+                withTasks(
+                    new JsonObject()
+                        .put("name", "test_slow_job")
+                        .put(
+                            "arguments",
+                            new JsonObject().put("steps", 1000).put("stepMillis", 100))))
+            .getJsonObject("result");
+    String taskId = created.getString("taskId");
+    assertNotNull(taskId, created.encode());
+    return taskId;
+  }
+
+  /** The task once it left {@code working}, or still working after the deadline. */
+  static JsonObject task(String token, String taskId, boolean untilDone) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      JsonObject task =
+          HttpMcpClient.modern(sonde.port())
+              .bearer(token)
+              .request(ids++, "tasks/get", withTasks(new JsonObject().put("taskId", taskId)))
+              .getJsonObject("result");
+      if (!untilDone
+          || !"working".equals(task.getString("status"))
+          || System.nanoTime() > deadline) {
+        return task;
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  static void cancel(String token, String taskId) {
+    HttpMcpClient.modern(sonde.port())
+        .bearer(token)
+        .request(ids++, "tasks/cancel", withTasks(new JsonObject().put("taskId", taskId)));
+  }
+
+  @Test
+  void anAccountAtItsLimitIsToldSoAndAnotherAccountStillRuns() throws Exception {
+    List<String> running = new ArrayList<>();
+    running.add(startJob(alice));
+    running.add(startJob(alice));
+    String third = startJob(alice);
+    JsonObject refused = task(alice, third, true);
+    assertTrue(
+        refused.encode().contains("account alice already has 2 long calls"), refused.encode());
+    for (String taskId : running) {
+      assertEquals("working", task(alice, taskId, false).getString("status"));
+    }
+    String bobs = startJob(bob);
+    assertEquals("working", task(bob, bobs, false).getString("status"), "bob is not alice");
+    cancel(alice, running.remove(0));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    String again;
+    // a cancelled call's place is given back once its work has stopped
+    do {
+      again = startJob(alice);
+      JsonObject state = task(alice, again, false);
+      if ("working".equals(state.getString("status"))) {
+        break;
+      }
+      Thread.sleep(100);
+    } while (System.nanoTime() < deadline);
+    assertEquals("working", task(alice, again, false).getString("status"));
+    running.add(again);
+    running.forEach(t -> cancel(alice, t));
+    cancel(bob, bobs);
+  }
+}
