@@ -26,11 +26,13 @@ public record Principal(
   }
 
   /**
-   * Whether the job view shows it every account's jobs: its toolsets hold system information (or
-   * every tool); otherwise it sees its own.
+   * Whether the job view shows it every account's jobs: it is the local person (the only one there
+   * is), or its toolsets hold system information (or every tool); otherwise it sees its own.
    */
   public boolean seesEveryonesJobs() {
-    return grant.isEverything() || grant.toolsets().contains(Toolsets.SYSTEM_INFORMATION);
+    return binding == null
+        || grant.isEverything()
+        || grant.toolsets().contains(Toolsets.SYSTEM_INFORMATION);
   }
 
   /** Whether {@code other} may act in a session this principal opened. */

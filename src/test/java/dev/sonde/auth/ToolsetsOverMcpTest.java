@@ -130,6 +130,22 @@ class ToolsetsOverMcpTest {
   }
 
   @Test
+  void theLocalPersonSeesEveryJobWhateverItsToolsets() {
+    var job =
+        dataQuery
+            .sonde()
+            .jobs()
+            .start(
+                java.util.UUID.randomUUID().toString(),
+                "demo_generation",
+                "system",
+                null,
+                dev.sonde.core.Call.statementsOnly("t"));
+    assertTrue(dataQuery.api("/api/jobs").encode().contains(job.id()), "a job of no account");
+    dataQuery.sonde().jobs().cancel(job.id(), "done");
+  }
+
+  @Test
   void promptsAndResourcesFollowTheToolsTheyStandFor() {
     McpClient everything = SharedSonde.get().connect("http");
     everything.initialize("2025-11-25");
