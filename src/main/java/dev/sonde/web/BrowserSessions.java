@@ -3,7 +3,7 @@ package dev.sonde.web;
 import dev.sonde.auth.Principal;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.Iterator;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -30,12 +30,12 @@ final class BrowserSessions {
   String open(Principal principal, long now) {
     if (byId.size() >= MAX_SESSIONS) {
       byId.values().removeIf(s -> s.expiresAt() <= now);
-      // still full: the oldest sign-ins make room, never an unbounded map
-      Iterator<String> oldest = byId.keySet().iterator();
-      while (byId.size() >= MAX_SESSIONS && oldest.hasNext()) {
-        oldest.next();
-        oldest.remove();
-      }
+    }
+    // still full: the sign-in that ends soonest makes room, never an unbounded map
+    while (byId.size() >= MAX_SESSIONS) {
+      byId.entrySet().stream()
+          .min(Comparator.comparingLong(e -> e.getValue().expiresAt()))
+          .ifPresent(e -> byId.remove(e.getKey(), e.getValue()));
     }
     String id = random();
     byId.put(id, new Signed(principal, now + LIFETIME_MILLIS, random()));

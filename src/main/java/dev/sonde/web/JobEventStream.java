@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 /**
@@ -21,6 +22,7 @@ final class JobEventStream {
   private final LongFunction<List<JobEvent>> eventsAfter;
   private final ToLongFunction<JobEvent> idOf;
   private final BooleanSupplier allowed;
+  private final Predicate<JobEvent> shown;
   private long cursor;
   private boolean waitingForDrain;
   private MessageConsumer<JsonObject> consumer;
@@ -32,12 +34,14 @@ final class JobEventStream {
       LongFunction<List<JobEvent>> eventsAfter,
       ToLongFunction<JobEvent> idOf,
       BooleanSupplier allowed,
+      Predicate<JobEvent> shown,
       long cursor) {
     this.vertx = vertx;
     this.response = response;
     this.eventsAfter = eventsAfter;
     this.idOf = idOf;
     this.allowed = allowed;
+    this.shown = shown;
     this.cursor = cursor;
   }
 
@@ -94,7 +98,10 @@ final class JobEventStream {
         return;
       }
       long id = idOf.applyAsLong(event);
-      response.write("id: " + id + "\nevent: step\ndata: " + event.toJson().encode() + "\n\n");
+      // an event the viewer may not see is passed over once, never read again on the next flush
+      if (shown.test(event)) {
+        response.write("id: " + id + "\nevent: step\ndata: " + event.toJson().encode() + "\n\n");
+      }
       cursor = id;
     }
   }

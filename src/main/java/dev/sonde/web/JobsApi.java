@@ -11,8 +11,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import java.util.List;
-import java.util.function.LongFunction;
 
 /**
  * The browser's view of jobs: list, detail, cancel, and live steps as server-sent events with
@@ -89,19 +87,13 @@ public final class JobsApi {
     long after = lastEventId(ctx.request());
     boolean lost = after > 0 && after < jobs.oldestGlobalSeq() - 1;
     Principal viewer = RequestAuthentication.of(ctx);
-    LongFunction<List<JobEvent>> events =
-        viewer.seesEveryonesJobs()
-            ? jobs::eventsAfter
-            : seq ->
-                jobs.eventsAfter(seq).stream()
-                    .filter(e -> visible(viewer, jobs.get(e.jobId())))
-                    .toList();
     new JobEventStream(
             vertx,
             ctx.response(),
-            events,
+            jobs::eventsAfter,
             JobEvent::globalSeq,
             () -> authentication.stillSignedIn(viewer),
+            event -> viewer.seesEveryonesJobs() || visible(viewer, jobs.get(event.jobId())),
             after)
         .start(JobRegistry.ALL_ADDRESS, keepAliveMillis, lost);
   }
@@ -119,6 +111,7 @@ public final class JobsApi {
             job::eventsAfter,
             JobEvent::seq,
             () -> authentication.stillSignedIn(viewer),
+            event -> true,
             lastEventId(ctx.request()))
         .start(JobRegistry.ADDRESS_PREFIX + job.id(), keepAliveMillis, false);
   }
