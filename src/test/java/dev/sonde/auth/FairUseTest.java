@@ -59,12 +59,6 @@ class FairUseTest {
     sonde.close();
   }
 
-  static JsonObject withTasks(JsonObject params) {
-    JsonObject modern = McpClient.modern(params);
-    modern.getJsonObject("_meta").put("io.modelcontextprotocol/clientCapabilities", TASKS);
-    return modern;
-  }
-
   /** Starts a long job as a task; its task id. */
   static String startJob(String token) {
     JsonObject created =
@@ -73,7 +67,7 @@ class FairUseTest {
             .request(
                 ids++,
                 "tools/call",
-                withTasks(
+                McpClient.modernWithTasks(
                     new JsonObject()
                         .put("name", "test_slow_job")
                         .put(
@@ -92,7 +86,10 @@ class FairUseTest {
       JsonObject task =
           HttpMcpClient.modern(sonde.port())
               .bearer(token)
-              .request(ids++, "tasks/get", withTasks(new JsonObject().put("taskId", taskId)))
+              .request(
+                  ids++,
+                  "tasks/get",
+                  McpClient.modernWithTasks(new JsonObject().put("taskId", taskId)))
               .getJsonObject("result");
       if (!untilDone
           || !"working".equals(task.getString("status"))
@@ -106,7 +103,10 @@ class FairUseTest {
   static void cancel(String token, String taskId) {
     HttpMcpClient.modern(sonde.port())
         .bearer(token)
-        .request(ids++, "tasks/cancel", withTasks(new JsonObject().put("taskId", taskId)));
+        .request(
+            ids++,
+            "tasks/cancel",
+            McpClient.modernWithTasks(new JsonObject().put("taskId", taskId)));
   }
 
   @Test

@@ -382,23 +382,16 @@ class TokenSignInTest {
   void aModernTaskBelongsToTheTokenThatStartedItNotToItsAccount() throws InterruptedException {
     String strong = createLive("erin", "general");
     String weak = createLive("erin", "report");
-    JsonObject tasks =
-        new JsonObject()
-            .put(
-                "extensions",
-                new JsonObject().put("io.modelcontextprotocol/tasks", new JsonObject()));
     HttpMcpClient starter = HttpMcpClient.modern(sonde.port()).bearer(strong);
     JsonObject params =
-        McpClient.modern(
+        McpClient.modernWithTasks(
             new JsonObject()
                 .put("name", "test_slow_job")
                 .put("arguments", new JsonObject().put("steps", 600).put("stepMillis", 50)));
-    params.getJsonObject("_meta").put("io.modelcontextprotocol/clientCapabilities", tasks);
     JsonObject created = starter.request(ids++, "tools/call", params).getJsonObject("result");
     String taskId = created.getString("taskId");
     assertNotNull(taskId, created.encode());
-    JsonObject get = McpClient.modern(new JsonObject().put("taskId", taskId));
-    get.getJsonObject("_meta").put("io.modelcontextprotocol/clientCapabilities", tasks);
+    JsonObject get = McpClient.modernWithTasks(new JsonObject().put("taskId", taskId));
     assertNotNull(starter.request(ids++, "tasks/get", get).getJsonObject("result"));
     for (String method : List.of("tasks/get", "tasks/cancel")) {
       JsonObject refused =
@@ -529,7 +522,7 @@ class TokenSignInTest {
                     l.getString("account").equals("alice")
                         && l.getString("tokenId").equals(aliceId)));
     for (String token : List.of(alice, bob, expired)) {
-      String secret = token.substring(token.lastIndexOf('_') + 1);
+      String secret = ApiTokens.parts(token)[1];
       try (Stream<Path> files = Files.walk(dataDir)) {
         for (Path file : files.filter(Files::isRegularFile).toList()) {
           assertFalse(

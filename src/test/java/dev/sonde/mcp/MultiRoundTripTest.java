@@ -31,11 +31,7 @@ class MultiRoundTripTest {
           .put("content", new JsonObject().put("name", "Alice"));
 
   /** The client capabilities of a client that declares the tasks extension. */
-  static final JsonObject CAN_POLL_TASKS =
-      new JsonObject()
-          .put(
-              "extensions",
-              new JsonObject().put("io.modelcontextprotocol/tasks", new JsonObject()));
+  static final JsonObject CAN_POLL_TASKS = McpClient.CAN_POLL_TASKS;
 
   static JsonObject call(String tool, JsonObject extra) {
     return new JsonObject()

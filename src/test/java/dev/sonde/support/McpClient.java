@@ -74,6 +74,20 @@ public interface McpClient extends AutoCloseable {
    * {@code params} as a modern (2026-07-28) request carries them: the version, the client's
    * capabilities (none here) and its identity in {@code _meta}, beside whatever it held.
    */
+  /** Client capabilities that declare the tasks extension. */
+  JsonObject CAN_POLL_TASKS =
+      new JsonObject()
+          .put(
+              "extensions",
+              new JsonObject().put("io.modelcontextprotocol/tasks", new JsonObject()));
+
+  /** {@link #modern} params of a client that declares the tasks extension. */
+  static JsonObject modernWithTasks(JsonObject params) {
+    JsonObject modern = modern(params);
+    modern.getJsonObject("_meta").put("io.modelcontextprotocol/clientCapabilities", CAN_POLL_TASKS);
+    return modern;
+  }
+
   static JsonObject modern(JsonObject params) {
     JsonObject copy = params == null ? new JsonObject() : params.copy();
     JsonObject meta = copy.getJsonObject("_meta", new JsonObject());
