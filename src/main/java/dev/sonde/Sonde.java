@@ -230,7 +230,7 @@ public final class Sonde {
               .compose(
                   databases ->
                       OntologyBootstrap.into(
-                          databases.get(connection),
+                          databases.own(connection),
                           connection,
                           Path.of(config.chatbi().ontology())))
               .toCompletionStage()
@@ -323,7 +323,7 @@ public final class Sonde {
       JobRegistry jobs,
       ConfigLoader.Bind bind) {
     Instant startedAt = Instant.now();
-    TagTables tagTables = new TagTables(vertx, config, databases);
+    TagTables tagTables = new TagTables(vertx, config);
     Workspaces workspaces = new Workspaces(Path.of(config.data().dir()).resolve("workspace"));
     FamilyAsks asks = new FamilyAsks(vertx);
     FamilyServices services = new FamilyServices(config, jobs, databases, workspaces, asks);
@@ -428,7 +428,8 @@ public final class Sonde {
                     vertx,
                     Path.of(config.data().dir()).resolve("audit"),
                     config.auth().audit().keepDays(),
-                    config.auth().audit().keepMegabytes() * 1024L * 1024L)
+                    config.auth().audit().keepMegabytes() * 1024L * 1024L,
+                    (connection, account) -> databaseRole(databases, connection, account))
                 : AuditTrail.off());
     if (config.auth().tokens()) {
       // a revoked or expired token's sessions, sockets and streams end within a second
@@ -573,6 +574,17 @@ public final class Sonde {
       return new Toolsets(custom, known);
     } catch (IllegalArgumentException e) {
       throw new ConfigException(e.getMessage());
+    }
+  }
+
+  /** The role or user an account's reads run as on a connection, or null for its login. */
+  private static String databaseRole(
+      DatabaseRegistry databases, String connection, String account) {
+    try {
+      return databases.get(connection, account).databaseRole();
+    } catch (RuntimeException e) {
+      // an unknown connection or an account without an identity there: the call says why
+      return null;
     }
   }
 

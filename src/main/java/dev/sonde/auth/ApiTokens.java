@@ -1,5 +1,6 @@
 package dev.sonde.auth;
 
+import dev.sonde.core.AccountName;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -25,7 +26,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * API tokens in one JSON file: each is opaque ({@code sonde_<id>_<secret>}), shown once when
@@ -36,7 +36,6 @@ import java.util.regex.Pattern;
  */
 public final class ApiTokens {
   public static final String PREFIX = "sonde_";
-  private static final Pattern ACCOUNT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
   private static final int ID_CHARS = 16;
   private static final int SECRET_CHARS = 43;
   private static final ThreadLocal<MessageDigest> SHA256 =
@@ -152,7 +151,7 @@ public final class ApiTokens {
    * expiring at {@code expires} or never (null).
    */
   public Created create(String account, List<String> toolsets, Instant expires) throws IOException {
-    if (!isAccount(account)) {
+    if (!AccountName.isValid(account)) {
       throw new IllegalArgumentException(
           "account '"
               + account
@@ -212,11 +211,6 @@ public final class ApiTokens {
           }
           return true;
         });
-  }
-
-  /** Whether {@code account} may name an account: it names a workspace folder, so no path. */
-  static boolean isAccount(String account) {
-    return account != null && ACCOUNT.matcher(account).matches();
   }
 
   /** The id and secret of a token's text, or null when it is not shaped like a Sonde token. */

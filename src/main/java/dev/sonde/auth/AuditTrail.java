@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiFunction;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +49,7 @@ public final class AuditTrail {
 
   private final Path dir;
   private final WorkerExecutor writer;
+  private final BiFunction<String, String, String> databaseRoles;
   private final int keepDays;
   private final long keepBytes;
   private final Map<String, LongAdder> callsByAccount = new ConcurrentHashMap<>();
@@ -57,25 +59,44 @@ public final class AuditTrail {
   private LocalDate openDay;
   private JsonGenerator json;
 
-  private AuditTrail(Path dir, WorkerExecutor writer, int keepDays, long keepBytes) {
+  private AuditTrail(
+      Path dir,
+      WorkerExecutor writer,
+      int keepDays,
+      long keepBytes,
+      BiFunction<String, String, String> databaseRoles) {
     this.dir = dir;
+    this.databaseRoles = databaseRoles;
     this.writer = writer;
     this.keepDays = keepDays;
     this.keepBytes = keepBytes;
   }
 
-  /** A trail that writes to {@code dir}, the waiting lines every {@code FLUSH_MILLIS}. */
-  public static AuditTrail in(Vertx vertx, Path dir, int keepDays, long keepBytes) {
+  /**
+   * A trail that writes to {@code dir}, the waiting lines every {@code FLUSH_MILLIS}; {@code
+   * databaseRoles} names the role or user an account's reads run as on a connection (null for the
+   * connection's login, or a null connection for the default one).
+   */
+  public static AuditTrail in(
+      Vertx vertx,
+      Path dir,
+      int keepDays,
+      long keepBytes,
+      BiFunction<String, String, String> databaseRoles) {
     AuditTrail trail =
         new AuditTrail(
-            dir, vertx.createSharedWorkerExecutor("sonde-audit", 1), keepDays, keepBytes);
+            dir,
+            vertx.createSharedWorkerExecutor("sonde-audit", 1),
+            keepDays,
+            keepBytes,
+            databaseRoles);
     vertx.setPeriodic(FLUSH_MILLIS, id -> trail.flush());
     return trail;
   }
 
   /** A trail that only counts calls (auditing switched off). */
   public static AuditTrail off() {
-    return new AuditTrail(null, null, 0, 0);
+    return new AuditTrail(null, null, 0, 0, (connection, account) -> null);
   }
 
   /**
@@ -94,6 +115,8 @@ public final class AuditTrail {
       Integer rows) {
     callsByAccount.computeIfAbsent(principal.account(), a -> new LongAdder()).increment();
     if (writer != null) {
+      String connection = arguments.getValue("connection") instanceof String c ? c : null;
+      String sql = arguments.getValue("sql") instanceof String s ? s : null;
       pending.add(
           new Entry(
               System.currentTimeMillis(),
@@ -101,8 +124,12 @@ public final class AuditTrail {
               principal.tokenId(),
               transport,
               tool,
-              arguments.getValue("connection") instanceof String c ? c : null,
-              arguments.getValue("sql") instanceof String sql ? sql : null,
+              connection,
+              // named where the call reads a database: it names a connection, or runs SQL
+              connection != null || sql != null
+                  ? databaseRoles.apply(connection, principal.account())
+                  : null,
+              sql,
               rows,
               (System.nanoTime() - startedNanos) / 1_000_000,
               outcome,
@@ -137,6 +164,7 @@ public final class AuditTrail {
       String transport,
       String tool,
       String connection,
+      String databaseRole,
       String sql,
       Integer rows,
       long ms,
@@ -189,6 +217,9 @@ public final class AuditTrail {
     json.writeStringField("tool", entry.tool());
     if (entry.connection() != null) {
       json.writeStringField("connection", entry.connection());
+    }
+    if (entry.databaseRole() != null) {
+      json.writeStringField("databaseRole", entry.databaseRole());
     }
     if (entry.sql() != null) {
       json.writeStringField("sqlSha256", sha256(entry.sql()));

@@ -1,5 +1,6 @@
 package dev.sonde.auth;
 
+import dev.sonde.core.AccountName;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import java.io.IOException;
@@ -124,7 +125,7 @@ public final class BearerTokens {
     }
     Map<String, Live> live = new HashMap<>();
     for (ApiTokens.Entry entry : entries) {
-      if (!ApiTokens.isAccount(entry.account())) {
+      if (!AccountName.isValid(entry.account())) {
         LOG.warn("token {} signs nothing in: its account is not a plain name", entry.id());
         continue;
       }

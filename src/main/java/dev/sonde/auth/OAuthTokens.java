@@ -1,5 +1,6 @@
 package dev.sonde.auth;
 
+import dev.sonde.core.AccountName;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -145,7 +146,7 @@ public final class OAuthTokens {
       return new BearerTokens.Verdict(null, "the access token has no expiry (exp)");
     }
     String account = claims.getValue(settings.accountClaim()) instanceof String a ? a : null;
-    if (!ApiTokens.isAccount(account)) {
+    if (!AccountName.isValid(account)) {
       return new BearerTokens.Verdict(
           null,
           "the access token's "

@@ -140,7 +140,7 @@ public final class ChatBi {
     Database db;
     try {
       declared = Ontologies.load(Path.of(config.ontology())).choose(domain);
-      db = databases.get(declared.connection());
+      db = databases.get(declared.connection(), run.call.account());
     } catch (CallerException e) {
       run.errors.add(e.getMessage());
       return Future.succeededFuture();

@@ -46,7 +46,19 @@ public final class ConfigLoader {
           "timeseries.tables",
           BINDER.valueToTree(SondeConfig.TagTableConfig.template()),
           "auth.toolsets",
-          BINDER.valueToTree(SondeConfig.ToolsetConfig.template()));
+          BINDER.valueToTree(SondeConfig.ToolsetConfig.template()),
+          "databases.connections.*.accounts",
+          BINDER.valueToTree(SondeConfig.AccountIdentityConfig.template()));
+
+  /** A name the user gives an entry: a connection, a source, a table, a toolset. */
+  private static final String ENTRY_NAME = "[A-Za-z][A-Za-z0-9_-]*";
+
+  /** Whether {@code name} may name an entry of the open map at {@code path}. */
+  private static boolean usableName(String path, String name) {
+    return path.endsWith(".accounts")
+        ? name.equals("*") || dev.sonde.core.AccountName.isValid(name)
+        : name.matches(ENTRY_NAME);
+  }
 
   private ConfigLoader() {}
 
@@ -133,9 +145,9 @@ public final class ConfigLoader {
       String key = prefix + field.getKey();
       JsonNode existing = target.get(field.getKey());
       JsonNode entryTemplate =
-          OPEN_MAPS.get(prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1));
+          openMapTemplate(prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1));
       if (existing == null && entryTemplate != null) {
-        if (!key.substring(prefix.length()).matches("[A-Za-z][A-Za-z0-9_-]*")) {
+        if (!usableName(prefix.substring(0, prefix.length() - 1), field.getKey())) {
           throw new ConfigException(
               origin + ": '" + key + "' is not a usable name (letters, digits, - and _)");
         }
@@ -164,28 +176,41 @@ public final class ConfigLoader {
     }
   }
 
-  /** For {@code databases.connections.<new name>.<key>}: adds the entry from its template. */
+  /**
+   * For {@code databases.connections.<new name>.<key>} (and the maps inside entries): adds each
+   * entry the key names from its template; whether one was added.
+   */
   private static boolean addOpenMapEntry(ObjectNode tree, String key) {
-    for (Map.Entry<String, JsonNode> open : OPEN_MAPS.entrySet()) {
-      String prefix = open.getKey() + ".";
-      if (!key.startsWith(prefix)) {
-        continue;
+    String[] parts = key.split("\\.");
+    JsonNode node = tree;
+    StringBuilder path = new StringBuilder();
+    boolean added = false;
+    for (int i = 0; i < parts.length - 1 && node instanceof ObjectNode map; i++) {
+      JsonNode template = openMapTemplate(path.toString());
+      if (map.get(parts[i]) == null && template != null && usableName(path.toString(), parts[i])) {
+        map.set(parts[i], template.deepCopy());
+        added = true;
       }
-      String[] rest = key.substring(prefix.length()).split("\\.", 2);
-      if (rest.length == 2
-          && rest[0].matches("[A-Za-z][A-Za-z0-9_-]*")
-          && open.getValue().has(rest[1])) {
-        ObjectNode map = tree;
-        for (String part : open.getKey().split("\\.")) {
-          map = (ObjectNode) map.get(part);
-        }
-        if (!map.has(rest[0])) {
-          map.set(rest[0], open.getValue().deepCopy());
-          return true;
-        }
+      node = map.get(parts[i]);
+      path.append(path.length() == 0 ? "" : ".").append(parts[i]);
+    }
+    return added;
+  }
+
+  /** The template of the entries of the open map at dotted {@code path}, or null for none. */
+  private static JsonNode openMapTemplate(String path) {
+    String[] parts = path.split("\\.");
+    for (Map.Entry<String, JsonNode> open : OPEN_MAPS.entrySet()) {
+      String[] pattern = open.getKey().split("\\.");
+      boolean matches = pattern.length == parts.length;
+      for (int i = 0; matches && i < parts.length; i++) {
+        matches = pattern[i].equals("*") || pattern[i].equals(parts[i]);
+      }
+      if (matches) {
+        return open.getValue();
       }
     }
-    return false;
+    return null;
   }
 
   private static void set(ObjectNode tree, String key, String value, String origin) {
@@ -471,6 +496,8 @@ public final class ConfigLoader {
                 throw new ConfigException(
                     "configuration key '" + at + "write' needs readOnly: false as well");
               }
+              c.accounts()
+                  .forEach((account, identity) -> validateIdentity(at, c, account, identity));
               range(at + "maxRows", c.maxRows(), 1, 1_000_000);
               range(at + "maxChars", c.maxChars(), 100, 10_000_000);
               range(at + "maxSqlLength", c.maxSqlLength(), 100, 10_000_000);
@@ -486,6 +513,67 @@ public final class ConfigLoader {
                         + " default");
               }
             });
+  }
+
+  /**
+   * One account's database identity: exactly one of a role (PostgreSQL), its own user (an engine
+   * with users), or the tables it may read (an engine without either).
+   */
+  private static void validateIdentity(
+      String at,
+      SondeConfig.ConnectionConfig c,
+      String account,
+      SondeConfig.AccountIdentityConfig identity) {
+    String key = at + "accounts." + account + ".";
+    int kinds =
+        (identity.role().isBlank() ? 0 : 1)
+            + (identity.user().isBlank() ? 0 : 1)
+            + (identity.tables().isEmpty() ? 0 : 1);
+    if (kinds != 1) {
+      throw new ConfigException(
+          "configuration key '"
+              + key.substring(0, key.length() - 1)
+              + "' needs one of role (a PostgreSQL role its reads run as), user (with"
+              + " passwordEnv: its own login) or tables (what it may read, on DuckDB or SQLite)");
+    }
+    boolean postgres = c.type().equals("postgres") || c.url().startsWith("jdbc:postgresql:");
+    boolean rolesLess = c.type().equals("duckdb") || c.url().startsWith("jdbc:sqlite:");
+    if (!identity.role().isBlank() && !postgres) {
+      throw new ConfigException(
+          "configuration key '" + key + "role' needs a PostgreSQL connection; use user here");
+    }
+    if (!identity.user().isBlank() && rolesLess) {
+      throw new ConfigException(
+          "configuration key '"
+              + key
+              + "user' needs an engine with logins; DuckDB and SQLite take tables: [schema.table]");
+    }
+    if (!identity.passwordEnv().isBlank() && identity.user().isBlank()) {
+      throw new ConfigException("configuration key '" + key + "passwordEnv' goes with user");
+    }
+    if (!identity.tables().isEmpty() && !rolesLess) {
+      throw new ConfigException(
+          "configuration key '"
+              + key
+              + "tables' is for DuckDB and SQLite, which have no roles; let the database's grants"
+              + " decide here (role or user)");
+    }
+    if (!identity.tables().isEmpty() && c.guard().equals("engine-only")) {
+      throw new ConfigException(
+          "configuration key '"
+              + key
+              + "tables' needs guard: strict, whose parse tree shows what a read names");
+    }
+    for (String table : identity.tables()) {
+      if (!table.matches("[^.\\s]+(\\.[^.\\s]+){0,2}")) {
+        throw new ConfigException(
+            "configuration key '"
+                + key
+                + "tables' holds '"
+                + table
+                + "'; name tables as table, schema.table, schema.* or catalog.schema.table");
+      }
+    }
   }
 
   private static void validateTimeSeries(

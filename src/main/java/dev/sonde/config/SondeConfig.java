@@ -160,13 +160,28 @@ public record SondeConfig(
       String guard,
       boolean rollups,
       String memoryLimit,
-      int threads) {
+      int threads,
+      Map<String, AccountIdentityConfig> accounts) {
 
     /** What an entry under {@code databases.connections} starts from before its own keys apply. */
     public static ConnectionConfig template() {
       return new ConnectionConfig(
           "duckdb", "", "", "", "", "", false, 1000, 4000, 65536, 30, true, false, "strict", false,
-          "", 0);
+          "", 0, Map.of());
+    }
+  }
+
+  /**
+   * Who an account is to one connection (an entry of its {@code accounts}, {@code *} for every
+   * account not named): a PostgreSQL {@code role} its reads set inside their transaction, its own
+   * {@code user} (and {@code passwordEnv}), or, on engines without roles, the {@code tables} it may
+   * read ({@code schema.table}, {@code schema.*}, {@code table}).
+   */
+  public record AccountIdentityConfig(
+      String role, String user, String passwordEnv, List<String> tables) {
+    /** What an entry under a connection's {@code accounts} starts from. */
+    public static AccountIdentityConfig template() {
+      return new AccountIdentityConfig("", "", "", List.of());
     }
   }
 
@@ -311,7 +326,8 @@ public record SondeConfig(
                     "strict",
                     true,
                     "",
-                    0))),
+                    0,
+                    Map.of()))),
         new DocsConfig(true, "docs-index", 20_000, 60, 48, 300, Map.of()),
         new TimeSeriesConfig("UTC", 30, Map.of()),
         new ReportsConfig("conf/report-templates"),

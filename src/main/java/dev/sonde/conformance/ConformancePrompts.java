@@ -96,7 +96,7 @@ public final class ConformancePrompts implements PromptProvider {
 
   @Override
   public Future<List<String>> complete(
-      String prompt, String argument, String prefix, JsonObject resolved) {
+      String prompt, String argument, String prefix, JsonObject resolved, String account) {
     if (!"test_prompt_with_arguments".equals(prompt) || !"arg1".equals(argument)) {
       return Future.succeededFuture(List.of());
     }

@@ -41,7 +41,7 @@ public final class ConformanceResources implements ResourceProvider {
   }
 
   @Override
-  public Future<JsonObject> read(String uri) {
+  public Future<JsonObject> read(String uri, String account) {
     JsonObject content = new JsonObject().put("uri", uri);
     switch (uri) {
       case "test://static-text" ->

@@ -1,5 +1,6 @@
 package dev.sonde.db;
 
+import dev.sonde.config.SondeConfig.AccountIdentityConfig;
 import dev.sonde.config.SondeConfig.ConnectionConfig;
 import dev.sonde.core.Call;
 import dev.sonde.core.CallerException;
@@ -7,6 +8,7 @@ import dev.sonde.core.CancelledException;
 import dev.sonde.core.Quote;
 import dev.sonde.db.guard.FunctionPolicy;
 import dev.sonde.db.guard.SqlGuard;
+import dev.sonde.db.guard.TableJudge;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -22,7 +24,9 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -52,6 +56,21 @@ public final class Database {
   private final ReactivePostgres reactive;
   private volatile List<String> privileged = List.of();
 
+  /** The connection's own login; this object itself for the connection as it logs in. */
+  private final Database own;
+
+  /** Whom the database sees when reads run here: the login, a role, a user, an allow-list. */
+  private final AccountIdentity identity;
+
+  /** The connection as each account's identity sees it, made on first use (on the login only). */
+  private final Map<String, Database> asAccounts = new ConcurrentHashMap<>();
+
+  /** Accounts logging in with their own user: opened with the connection (on the login only). */
+  private final Map<String, Database> logins = new ConcurrentHashMap<>();
+
+  /** Why an account's own login could not be opened, by its key under {@code accounts}. */
+  private final Map<String, String> loginFailures = new ConcurrentHashMap<>();
+
   /** Statements the engine did not stop, whose discarded connections are still busy. */
   private final AtomicInteger runaways = new AtomicInteger();
 
@@ -78,6 +97,123 @@ public final class Database {
     this.source = source;
     this.workers = workers;
     this.guardMode = SqlGuard.Mode.of(config.guard());
+    this.own = this;
+    this.identity = AccountIdentity.LOGIN;
+  }
+
+  /**
+   * The connection as {@code identity} sees it, on {@code from}'s pools: an account's view of the
+   * login {@code own}, or (with {@code own} null) an account's own login, opened as {@code from}.
+   */
+  private Database(Database from, Database own, AccountIdentity identity) {
+    this.vertx = from.vertx;
+    this.reactive = from.reactive;
+    this.name = from.name;
+    this.config = from.config;
+    this.dialect = from.dialect;
+    this.source = from.source;
+    this.workers = from.workers;
+    this.guardMode = from.guardMode;
+    this.privileged = from.privileged;
+    this.own = own == null ? this : own;
+    this.identity = identity;
+  }
+
+  /** {@code opened}, a login of its own, as the login of {@code user} ({@code key} in accounts). */
+  static Database loginOf(Database opened, String key, String user) {
+    return new Database(opened, null, AccountIdentity.user(key, user));
+  }
+
+  /**
+   * The connection as {@code account}'s reads see it: itself when it maps no accounts (or for
+   * Sonde's own work, a null account); else the account's role, own login or allow-list, or the
+   * entry {@code *} for accounts it does not name. An account it has no entry for may not use it.
+   */
+  public Database as(String account) {
+    if (account == null || own.config.accounts().isEmpty()) {
+      return own;
+    }
+    String key = own.config.accounts().containsKey(account) ? account : "*";
+    AccountIdentityConfig entry = own.config.accounts().get(key);
+    if (entry == null) {
+      throw new CallerException(
+          name
+              + ": account "
+              + Quote.of(account)
+              + " has no database identity on this connection; an operator gives it one under"
+              + " databases.connections."
+              + name
+              + ".accounts");
+    }
+    if (!entry.user().isBlank()) {
+      Database login = own.logins.get(key);
+      if (login == null) {
+        throw new CallerException(
+            name
+                + ": the database login of account "
+                + Quote.of(account)
+                + " is not available ("
+                + own.loginFailures.getOrDefault(key, "not opened")
+                + ")");
+      }
+      return login;
+    }
+    return own.asAccounts.computeIfAbsent(
+        key, k -> new Database(this, own, AccountIdentity.of(k, entry)));
+  }
+
+  /**
+   * Adds the connection as an account logging in with its own user ({@code key} under accounts).
+   */
+  void login(String key, Database login) {
+    logins.put(key, login);
+  }
+
+  /** Notes why the login of {@code key} under accounts could not be opened. */
+  void loginFailed(String key, String reason) {
+    loginFailures.put(key, reason);
+  }
+
+  /** The connection as its own login, whatever identity this object reads as. */
+  public Database own() {
+    return own;
+  }
+
+  /**
+   * Whether reads here run as the connection's login (with or without an allow-list), so what Sonde
+   * derived from its tables as that login (rollups) may answer them.
+   */
+  public boolean readsAsItsLogin() {
+    return identity == AccountIdentity.LOGIN || identity.allowList() != null;
+  }
+
+  /** Names what reads here see: the connection, and the account entry whose identity they use. */
+  public String identityKey() {
+    return identity == AccountIdentity.LOGIN ? name : name + "/" + identity.key();
+  }
+
+  /** The role or user reads run as for an account, for the audit trail; null for the login. */
+  public String databaseRole() {
+    return identity.described();
+  }
+
+  /** Makes {@code c}'s transaction act as this identity's role, when it has one. */
+  private void actAs(Connection c) throws SQLException {
+    if (identity.role() != null) {
+      try (Statement st = c.createStatement()) {
+        st.execute(setRole());
+      }
+    }
+  }
+
+  private String setRole() {
+    return "SET LOCAL ROLE " + dialect.quote(identity.role());
+  }
+
+  /** Begins a read on {@code c} as this identity. */
+  private void beginRead(Connection c) throws SQLException {
+    dialect.beginRead(c);
+    actAs(c);
   }
 
   public String name() {
@@ -109,7 +245,7 @@ public final class Database {
     return workers.executeBlocking(
         () -> {
           try (Connection connection = source.borrow()) {
-            dialect.beginRead(connection);
+            beginRead(connection);
             try {
               return work.run(connection);
             } finally {
@@ -135,7 +271,7 @@ public final class Database {
           try (Connection connection = source.borrow()) {
             StoppableConnection stoppable = new StoppableConnection(connection);
             Runnable unhook = call.onStop(stoppable::cancelAll);
-            dialect.beginRead(connection);
+            beginRead(connection);
             try {
               call.checkpoint();
               return work.run(stoppable.view());
@@ -266,7 +402,7 @@ public final class Database {
                   throw stale.reported();
                 }
                 dialect.endRead(c);
-                dialect.beginRead(c);
+                beginRead(c);
               }
             }
           } catch (SQLException e) {
@@ -339,7 +475,7 @@ public final class Database {
           }
           // the engine would not read this text wrapped (SHOW, say): as written, afresh
           dialect.endRead(c);
-          dialect.beginRead(c);
+          beginRead(c);
           prepared.close();
           prepared = c.prepareStatement(dialect.forPrepare(sql));
           running.set(prepared);
@@ -398,7 +534,7 @@ public final class Database {
               Connection connection = source.borrow();
               borrowed.set(connection);
               try {
-                dialect.beginRead(connection);
+                beginRead(connection);
                 try {
                   return work.run(connection);
                 } finally {
@@ -453,7 +589,8 @@ public final class Database {
                   described -> dialect.shape(sql, described, config.maxChars() + 1),
                   maxRows + 1,
                   renderer,
-                  StatementStop.forRead(vertx, config.queryTimeoutSeconds()));
+                  StatementStop.forRead(vertx, config.queryTimeoutSeconds()),
+                  identity.role() == null ? null : setRole());
           return reactive
               .fetch(read, call)
               .map(fetched -> result(fetched, request, maxRows, start));
@@ -501,8 +638,13 @@ public final class Database {
             called -> {
               FunctionPolicy policy = functions(c, called);
               unknownName[0] |= !policy.knows(called);
-              return policy.refusal(called);
-            });
+              return identity.allowList() != null && policy.isUserMacro(called)
+                  ? called
+                      + "() is not allowed: it is a macro, whose body may read tables your account"
+                      + " may not; query the tables directly"
+                  : policy.refusal(called);
+            },
+            identity.allowList() == null ? TableJudge.ANY : tableJudge(c));
     if (!unknownName[0]) {
       acceptedReads.keep(sql, statement);
     }
@@ -639,6 +781,13 @@ public final class Database {
                   + "' does not allow writes;"
                   + " an operator can set write: true (and readOnly: false) for it"));
     }
+    if (identity.allowList() != null) {
+      return Future.failedFuture(
+          new CallerException(
+              name
+                  + ": ERROR: permission denied: your account reads this connection through a"
+                  + " list of tables, which grants no writes"));
+    }
     return workers.executeBlocking(
         () -> {
           String statement =
@@ -655,6 +804,7 @@ public final class Database {
           boolean discard = false;
           try (Statement st = c.createStatement()) {
             dialect.beginWrite(c);
+            actAs(c);
             StatementStop stop = StatementStop.forWrite(vertx, config.queryTimeoutSeconds());
             stop.arm(() -> cancelQuietly(st), call);
             int affected;
@@ -814,7 +964,31 @@ public final class Database {
 
   /** Every table and view the connection's user can see. */
   public Future<List<TableRef>> tables() {
-    return read(dialect::tables);
+    return read(this::visibleTables);
+  }
+
+  /** The tables reads here may name: what the engine lists, cut to the allow-list if any. */
+  private List<TableRef> visibleTables(Connection c) throws SQLException {
+    List<TableRef> tables = dialect.tables(c);
+    return identity.allowList() == null
+        ? tables
+        : tables.stream().filter(identity.allowList()::allows).toList();
+  }
+
+  /**
+   * The allow-list's judge of one read, against the engine's tables as {@code c} lists them: each
+   * table it names must be one the list holds, and a WITH name must not hide a table it does not.
+   */
+  private TableJudge tableJudge(Connection c) {
+    return named -> {
+      List<TableRef> all;
+      try {
+        all = c != null ? dialect.tables(c) : List.of();
+      } catch (SQLException e) {
+        throw new CallerException(name + ": " + dialect.errorText(e));
+      }
+      identity.allowList().check(named, all, name);
+    };
   }
 
   /** What one of several names resolved to: the table, or why it could not be found. */
@@ -824,7 +998,7 @@ public final class Database {
   public Future<List<Resolved>> resolveAll(List<String> tableNames) {
     return read(
         c -> {
-          List<TableRef> tables = dialect.tables(c);
+          List<TableRef> tables = visibleTables(c);
           List<String> searchPath = dialect.searchPath(c);
           List<Resolved> out = new ArrayList<>();
           for (String name : tableNames) {
@@ -839,7 +1013,7 @@ public final class Database {
   }
 
   private TableRef resolve(Connection c, String tableName) throws SQLException {
-    return TableResolver.resolve(tableName, dialect.tables(c), dialect.searchPath(c));
+    return TableResolver.resolve(tableName, visibleTables(c), dialect.searchPath(c));
   }
 
   public Future<JsonObject> describe(String tableName) {
@@ -907,6 +1081,7 @@ public final class Database {
   }
 
   void close() {
+    logins.values().forEach(Database::close);
     if (reactive != null) {
       reactive.close();
     }

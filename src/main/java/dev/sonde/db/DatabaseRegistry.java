@@ -126,7 +126,7 @@ public final class DatabaseRegistry implements AutoCloseable {
 
   private void tryOpen(String name, ConnectionConfig connection) {
     try {
-      open.put(name, connect(name, connection));
+      open.put(name, withLogins(name, connect(name, connection)));
       failed.remove(name);
       preparing.remove(name);
     } catch (Exception e) {
@@ -140,6 +140,52 @@ public final class DatabaseRegistry implements AutoCloseable {
             reason);
       }
     }
+  }
+
+  /**
+   * Opens the logins of the accounts {@code database} names with a user of their own, each on its
+   * own pools; one that cannot log in is refused at use with the reason, and the rest still serve.
+   */
+  private Database withLogins(String name, Database database) {
+    database
+        .config()
+        .accounts()
+        .forEach(
+            (key, entry) -> {
+              if (entry.user().isBlank()) {
+                return;
+              }
+              ConnectionConfig c = database.config();
+              ConnectionConfig own =
+                  new ConnectionConfig(
+                      c.type(),
+                      c.description(),
+                      c.url(),
+                      c.path(),
+                      entry.user(),
+                      entry.passwordEnv(),
+                      c.demo(),
+                      c.maxRows(),
+                      c.maxChars(),
+                      c.maxSqlLength(),
+                      c.queryTimeoutSeconds(),
+                      c.readOnly(),
+                      c.write(),
+                      c.guard(),
+                      false,
+                      c.memoryLimit(),
+                      c.threads(),
+                      Map.of());
+              try {
+                database.login(key, Database.loginOf(connect(name, own), key, entry.user()));
+              } catch (Exception e) {
+                String reason = Database.firstLine(e.getMessage());
+                database.loginFailed(key, reason);
+                LOG.warn(
+                    "connection {} cannot log in as the user of account {}: {}", name, key, reason);
+              }
+            });
+    return database;
   }
 
   private Database connect(String name, ConnectionConfig c) throws SQLException {
@@ -390,8 +436,16 @@ public final class DatabaseRegistry implements AutoCloseable {
     return c.passwordEnv().isBlank() ? "" : System.getenv().getOrDefault(c.passwordEnv(), "");
   }
 
-  /** The named connection, or the default one when {@code name} is null or empty. */
-  public Database get(String name) {
+  /**
+   * The named connection (the default one when {@code name} is null or empty) as {@code account}'s
+   * reads see it: its role, own login or allow-list (null for Sonde's own work: the login).
+   */
+  public Database get(String name, String account) {
+    return own(name).as(account);
+  }
+
+  /** The named connection as it logs in, for Sonde's own work (rollups, tag lists, bootstraps). */
+  public Database own(String name) {
     String wanted = name == null || name.isBlank() ? config.databases().defaultConnection() : name;
     Database database = open.get(wanted);
     if (database != null) {

@@ -346,22 +346,33 @@ final class PostgresDialect extends Dialect {
     return super.isSystemSchema(schema) || (schema != null && schema.startsWith("pg_"));
   }
 
+  /**
+   * The tables and views the current role may read (in a schema it may use): what an account sees
+   * is what the database grants its role, as {@code SET LOCAL ROLE} leaves it.
+   */
   @Override
   public List<TableRef> tables(Connection connection) throws SQLException {
     List<TableRef> out = new ArrayList<>();
-    String[] types = {"TABLE", "VIEW", "PARTITIONED TABLE", "MATERIALIZED VIEW", "FOREIGN TABLE"};
-    try (ResultSet rs = connection.getMetaData().getTables(null, null, "%", types)) {
+    try (Statement st = connection.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                """
+                SELECT current_database(), n.nspname, c.relname, c.relkind IN ('v', 'm')
+                  FROM pg_catalog.pg_class c
+                  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                 WHERE c.relkind IN ('r', 'v', 'p', 'm', 'f')
+                   AND n.nspname <> 'information_schema' AND left(n.nspname, 3) <> 'pg_'
+                   AND has_schema_privilege(n.oid, 'USAGE')
+                   AND has_any_column_privilege(c.oid, 'SELECT')
+                 ORDER BY 2, 3
+                """)) {
       while (rs.next()) {
-        String schema = rs.getString("TABLE_SCHEM");
-        if (!isSystemSchema(schema)) {
-          String type = rs.getString("TABLE_TYPE");
-          out.add(
-              new TableRef(
-                  connection.getCatalog(),
-                  schema,
-                  rs.getString("TABLE_NAME"),
-                  type.contains("VIEW") ? "VIEW" : "TABLE"));
-        }
+        out.add(
+            new TableRef(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getBoolean(4) ? "VIEW" : "TABLE"));
       }
     }
     return out;

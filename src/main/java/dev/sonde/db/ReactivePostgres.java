@@ -90,7 +90,20 @@ final class ReactivePostgres {
       Function<JsonArray, ReadShape> shaper,
       int limit,
       ValueRenderer renderer,
-      StatementStop stop) {}
+      StatementStop stop,
+      String setRole) {
+    /**
+     * What the read's transaction starts with: read-only, and the account's role when it has one.
+     */
+    String begin() {
+      return setRole == null ? "BEGIN READ ONLY" : "BEGIN READ ONLY; " + setRole;
+    }
+
+    /** Statements prepared as one role are kept apart from another's. */
+    String keyOf(String text) {
+      return setRole == null ? text : setRole + "\n" + text;
+    }
+  }
 
   /**
    * Runs {@code call}: sent as its kept shape, so long values are cut by the server; without one,
@@ -110,10 +123,10 @@ final class ReactivePostgres {
             return Future.failedFuture(call.stop().reason());
           }
           if (call.kept() != null) {
-            return read(call, pg, call.kept(), begin(pg), null);
+            return read(call, pg, call.kept(), begin(pg, call), null);
           }
           // described as it is prepared, inside the read's own transaction, sent with its BEGIN
-          Future<?> begun = begin(pg);
+          Future<?> begun = begin(pg, call);
           return prepareDescribed(connection, call.statement())
               .transform(
                   prepared -> {
@@ -165,12 +178,13 @@ final class ReactivePostgres {
                     ps.rowDesc().columnDescriptor()));
   }
 
-  private static Future<?> begin(SqlConnection connection) {
-    return connection.query("BEGIN READ ONLY").execute();
+  private static Future<?> begin(SqlConnection connection, Read call) {
+    return connection.query(call.begin()).execute();
   }
 
   private Future<Fetched> readAsWritten(Read call, PgConnection connection) {
-    return read(call, connection, ReadShape.asWritten(call.statement()), begin(connection), null);
+    return read(
+        call, connection, ReadShape.asWritten(call.statement()), begin(connection, call), null);
   }
 
   /**
@@ -197,9 +211,10 @@ final class ReactivePostgres {
     // a described statement stays on the session only when its text is the one sent next time
     boolean describedKept = described != null && shape.text().equals(statement);
     if (describedKept) {
-      prepared.keep(statement, described);
+      prepared.keep(call.keyOf(statement), described);
     }
-    PreparedStatement known = described != null ? described : once ? null : prepared.get(text);
+    PreparedStatement known =
+        described != null ? described : once ? null : prepared.get(call.keyOf(text));
     Future<PreparedStatement> ready =
         once || known != null ? Future.succeededFuture(known) : connection.prepare(text);
     return ready.transform(
@@ -217,7 +232,7 @@ final class ReactivePostgres {
             described.close();
           }
           if (ps.succeeded() && ps.result() != null && known == null) {
-            prepared.keep(text, ps.result());
+            prepared.keep(call.keyOf(text), ps.result());
           }
           // queued behind the read, so it needs no round trip of its own
           Future<Void> rolledBack = rollback(connection);
@@ -232,7 +247,7 @@ final class ReactivePostgres {
                     stop.disarm();
                     if (done.failed() && ps.succeeded() && ps.result() != null) {
                       // it may be what failed (a table changed under it): prepare it anew
-                      prepared.forget(text);
+                      prepared.forget(call.keyOf(text));
                     }
                     boolean changed = wasKept && changedColumns(done.cause());
                     if (changed) {

@@ -76,7 +76,7 @@ public final class DocsResources implements ResourceProvider {
   }
 
   @Override
-  public Future<JsonObject> read(String uri) {
+  public Future<JsonObject> read(String uri, String account) {
     return pool.executeBlocking(
         () -> {
           DocsLibrary.PageInfo page = library.resolve(uri);
@@ -87,7 +87,7 @@ public final class DocsResources implements ResourceProvider {
 
   @Override
   public Future<List<String>> complete(
-      String uriTemplate, String variable, String prefix, JsonObject resolved) {
+      String uriTemplate, String variable, String prefix, JsonObject resolved, String account) {
     if (!uriTemplate.startsWith(PREFIX)) {
       return Future.succeededFuture(List.of());
     }

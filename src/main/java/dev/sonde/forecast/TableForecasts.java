@@ -93,7 +93,7 @@ public final class TableForecasts {
     } catch (CallerException e) {
       return Future.failedFuture(e);
     }
-    Database db = databases.get(connection);
+    Database db = databases.get(connection, call.account());
     List<String> notices = new ArrayList<>();
     List<String> asked = SeriesSpecArgs.tagsNamed(spec);
     boolean chooseByCount = asked.isEmpty() || asked.size() > MAX_TAGS;

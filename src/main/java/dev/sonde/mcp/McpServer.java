@@ -567,7 +567,7 @@ public final class McpServer {
         if (!readable(session.grant(), provider, uri)) {
           throw unreadable(session, provider, uri);
         }
-        return provider.read(uri);
+        return provider.read(uri, session.principal().account());
       }
     }
     throw new McpException(
@@ -680,7 +680,14 @@ public final class McpServer {
           case "ref/prompt" ->
               prompts.stream()
                   .filter(p -> visible(session.grant(), p, ref.getString("name")))
-                  .map(p -> p.complete(ref.getString("name"), name, value, resolved))
+                  .map(
+                      p ->
+                          p.complete(
+                              ref.getString("name"),
+                              name,
+                              value,
+                              resolved,
+                              session.principal().account()))
                   .toList();
           case "ref/resource" ->
               resources.stream()
@@ -689,7 +696,14 @@ public final class McpServer {
                           ref.getValue("uri") instanceof String uri
                               && p.owns(uri)
                               && readable(session.grant(), p, uri))
-                  .map(p -> p.complete(ref.getString("uri"), name, value, resolved))
+                  .map(
+                      p ->
+                          p.complete(
+                              ref.getString("uri"),
+                              name,
+                              value,
+                              resolved,
+                              session.principal().account()))
                   .toList();
           default ->
               throw new McpException(

@@ -79,7 +79,7 @@ final class ExecuteQueryTool implements Tool {
             ctx.arg(TIMEFORMAT),
             TimezoneArg.zone(ctx.arg(TIMEZONE), configuredZone));
     return databases
-        .get(ctx.arg(CONNECTION))
+        .get(ctx.arg(CONNECTION), ctx.account())
         .query(request, ctx.call())
         .map(ToolResult::structured);
   }

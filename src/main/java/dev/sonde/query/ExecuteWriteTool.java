@@ -54,7 +54,7 @@ final class ExecuteWriteTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    Database db = databases.get(ctx.arg(WRITABLE_CONNECTION));
+    Database db = databases.get(ctx.arg(WRITABLE_CONNECTION), ctx.account());
     String sql = ctx.arg(SQL);
     if (!ctx.clientCan("elicitation")) {
       return db.write(sql, ctx.call()).map(ToolResult::structured);

@@ -49,7 +49,7 @@ final class ExplainQueryTool implements Tool {
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
     return databases
-        .get(ctx.arg(CONNECTION))
+        .get(ctx.arg(CONNECTION), ctx.account())
         .explain(ctx.arg(SQL), ctx.arg(ANALYZE), ctx.call())
         .map(ToolResult::structured);
   }

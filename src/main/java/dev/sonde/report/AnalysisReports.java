@@ -81,7 +81,7 @@ public final class AnalysisReports {
       Analysis analysis) {}
 
   public Future<Prepared> prepare(String connection, Request request, ZoneId zone, Call call) {
-    Database db = databases.get(connection);
+    Database db = databases.get(connection, call.account());
     List<String> notices = new ArrayList<>();
     boolean named = request.templateId() != null && !request.templateId().isBlank();
     boolean tagged = request.tags() != null && !request.tags().isEmpty();

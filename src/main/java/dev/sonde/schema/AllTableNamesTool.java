@@ -41,7 +41,10 @@ final class AllTableNamesTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return databases.get(ctx.arg(CONNECTION)).tables().map(tables -> names(tables, n -> true));
+    return databases
+        .get(ctx.arg(CONNECTION), ctx.account())
+        .tables()
+        .map(tables -> names(tables, n -> true));
   }
 
   /** The sorted qualified names that {@code keep} accepts, and their count. */

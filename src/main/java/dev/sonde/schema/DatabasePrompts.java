@@ -209,11 +209,11 @@ public final class DatabasePrompts implements PromptProvider {
 
   @Override
   public Future<List<String>> complete(
-      String prompt, String argument, String prefix, JsonObject resolved) {
+      String prompt, String argument, String prefix, JsonObject resolved, String account) {
     Prompt known = PROMPTS.get(prompt);
     // only an argument of one of these prompts: completion must not list what the prompt cannot
     return known != null && known.args().stream().anyMatch(a -> a.name().equals(argument))
-        ? SchemaCompletions.complete(databases, argument, prefix, resolved)
+        ? SchemaCompletions.complete(databases, argument, prefix, resolved, account)
         : Future.succeededFuture(List.of());
   }
 }

@@ -71,7 +71,7 @@ final class DescribeTableTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    Database db = databases.get(ctx.arg(CONNECTION));
+    Database db = databases.get(ctx.arg(CONNECTION), ctx.account());
     String chosen = chosenTable(ctx);
     Future<JsonObject> described = db.describe(chosen != null ? chosen : ctx.arg(TABLE));
     Future<ToolResult> answered =

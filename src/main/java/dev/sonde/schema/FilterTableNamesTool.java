@@ -44,7 +44,7 @@ final class FilterTableNamesTool implements Tool {
   public Future<ToolResult> call(ToolContext ctx) {
     String wanted = ctx.arg(SUBSTRING).toLowerCase(Locale.ROOT);
     return databases
-        .get(ctx.arg(CONNECTION))
+        .get(ctx.arg(CONNECTION), ctx.account())
         .tables()
         .map(
             tables ->

@@ -38,7 +38,7 @@ final class ListSequencesTool implements Tool {
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
     return databases
-        .get(ctx.arg(CONNECTION))
+        .get(ctx.arg(CONNECTION), ctx.account())
         .sequences()
         .map(
             list ->

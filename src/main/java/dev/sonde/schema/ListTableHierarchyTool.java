@@ -42,6 +42,9 @@ final class ListTableHierarchyTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    return databases.get(ctx.arg(CONNECTION)).hierarchy(ctx.arg(TABLE)).map(ToolResult::structured);
+    return databases
+        .get(ctx.arg(CONNECTION), ctx.account())
+        .hierarchy(ctx.arg(TABLE))
+        .map(ToolResult::structured);
   }
 }

@@ -54,7 +54,7 @@ final class ListTablesTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    Database db = databases.get(ctx.arg(CONNECTION));
+    Database db = databases.get(ctx.arg(CONNECTION), ctx.account());
     return db.tables()
         .compose(
             tables ->

@@ -25,7 +25,7 @@ final class SchemaArgs {
   static Future<ToolResult> describedPart(
       DatabaseRegistry databases, ToolContext ctx, String part) {
     return databases
-        .get(ctx.arg(CONNECTION))
+        .get(ctx.arg(CONNECTION), ctx.account())
         .describe(ctx.arg(TABLE))
         .map(
             d ->

@@ -24,14 +24,18 @@ final class SchemaCompletions {
   private SchemaCompletions() {}
 
   static Future<List<String>> complete(
-      DatabaseRegistry databases, String variable, String prefix, JsonObject resolved) {
+      DatabaseRegistry databases,
+      String variable,
+      String prefix,
+      JsonObject resolved,
+      String account) {
     String wanted = prefix == null ? "" : prefix.toLowerCase(Locale.ROOT);
     try {
       return switch (variable) {
         case "connection" -> Future.succeededFuture(matching(databases.names(), wanted));
         case "table" ->
             databases
-                .get(resolved.getString("connection"))
+                .get(resolved.getString("connection"), account)
                 .tables()
                 .map(
                     tables ->
@@ -42,7 +46,7 @@ final class SchemaCompletions {
             resolved.getString("table") == null
                 ? Future.succeededFuture(List.of())
                 : databases
-                    .get(resolved.getString("connection"))
+                    .get(resolved.getString("connection"), account)
                     .describe(resolved.getString("table"))
                     .map(
                         d ->

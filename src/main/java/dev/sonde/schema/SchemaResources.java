@@ -103,44 +103,44 @@ public final class SchemaResources implements ResourceProvider {
   }
 
   @Override
-  public Future<JsonObject> read(String uri) {
+  public Future<JsonObject> read(String uri, String account) {
     try {
-      return readOwned(uri);
+      return readOwned(uri, account);
     } catch (CallerException e) {
       return Future.failedFuture(e);
     }
   }
 
-  private Future<JsonObject> readOwned(String uri) {
+  private Future<JsonObject> readOwned(String uri, String account) {
     if (uri.equals(GUIDE)) {
       return Future.succeededFuture(ResourceProvider.textContents(uri, "text/markdown", guide()));
     }
     Matcher dialect = DIALECT.matcher(uri);
     if (dialect.matches()) {
-      Database database = databases.get(dialect.group(1));
+      Database database = databases.get(dialect.group(1), account);
       return Future.succeededFuture(
           ResourceProvider.textContents(
               uri, "text/markdown", text("/sonde-docs/sql/" + database.dialectName() + ".md")));
     }
     if (uri.equals(SCHEMA)) {
-      return index()
+      return index(account)
           .map(
               index ->
                   ResourceProvider.textContents(uri, "application/json", index.encodePrettily()));
     }
     Matcher table = TABLE.matcher(uri);
     table.matches();
-    return describe(table)
+    return describe(table, account)
         .map(d -> ResourceProvider.textContents(uri, "application/json", d.encodePrettily()));
   }
 
   /**
    * The table's definition; an unknown or unavailable connection fails the future, not the caller.
    */
-  private Future<JsonObject> describe(Matcher table) {
+  private Future<JsonObject> describe(Matcher table, String account) {
     try {
       return databases
-          .get(table.group(1))
+          .get(table.group(1), account)
           .describe(URLDecoder.decode(table.group(2), StandardCharsets.UTF_8));
     } catch (CallerException e) {
       return Future.failedFuture(e);
@@ -176,14 +176,14 @@ public final class SchemaResources implements ResourceProvider {
         .replace("{CONNECTIONS}", connections.toString().trim());
   }
 
-  private Future<JsonObject> index() {
+  private Future<JsonObject> index(String account) {
     List<String> names = databases.names();
     List<Future<JsonObject>> each =
         names.stream()
             .map(
                 name -> {
                   try {
-                    Database database = databases.get(name);
+                    Database database = databases.get(name, account);
                     return database
                         .tables()
                         .map(
@@ -233,7 +233,7 @@ public final class SchemaResources implements ResourceProvider {
 
   @Override
   public Future<List<String>> complete(
-      String uriTemplate, String variable, String prefix, JsonObject resolved) {
+      String uriTemplate, String variable, String prefix, JsonObject resolved, String account) {
     // only a variable of one of these templates: completion must not list what reading cannot
     boolean ours =
         templates().stream()
@@ -242,7 +242,7 @@ public final class SchemaResources implements ResourceProvider {
                     t.getString("uriTemplate").equals(uriTemplate)
                         && uriTemplate.contains("{" + variable + "}"));
     return ours
-        ? SchemaCompletions.complete(databases, variable, prefix, resolved)
+        ? SchemaCompletions.complete(databases, variable, prefix, resolved, account)
         : Future.succeededFuture(List.of());
   }
 
@@ -250,7 +250,8 @@ public final class SchemaResources implements ResourceProvider {
   public void subscribed(String uri) {
     Matcher table = TABLE.matcher(uri);
     if (table.matches()) {
-      describe(table)
+      // watched as the login: a change is announced, what changed is read by each account
+      describe(table, null)
           .onComplete(ar -> watched.put(uri, ar.succeeded() ? ar.result().encode() : "missing"));
     }
   }
@@ -265,7 +266,7 @@ public final class SchemaResources implements ResourceProvider {
         (uri, before) -> {
           Matcher table = TABLE.matcher(uri);
           table.matches();
-          describe(table)
+          describe(table, null)
               .onComplete(
                   ar -> {
                     String now = ar.succeeded() ? ar.result().encode() : "missing";

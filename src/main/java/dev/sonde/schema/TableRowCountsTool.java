@@ -55,7 +55,7 @@ final class TableRowCountsTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    Database database = databases.get(ctx.arg(CONNECTION));
+    Database database = databases.get(ctx.arg(CONNECTION), ctx.account());
     List<String> named = ctx.arg(TABLES);
     if (named == null) {
       return database

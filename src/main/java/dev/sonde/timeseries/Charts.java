@@ -47,7 +47,7 @@ public final class Charts {
    */
   public Future<Compiled> compile(
       String connection, JsonObject spec, ZoneId zone, Integer maxBuckets, Call call) {
-    Database db = databases.get(connection);
+    Database db = databases.get(connection, call.account());
     String tableName;
     Engine engine;
     try {
@@ -61,7 +61,7 @@ public final class Charts {
         .compose(
             table ->
                 tagTables
-                    .spans(table)
+                    .spans(db, table)
                     .compose(
                         spans -> {
                           ChartSpec read = ChartSpec.read(spec, spans.tags());

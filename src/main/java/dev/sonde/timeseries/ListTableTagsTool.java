@@ -46,13 +46,13 @@ final class ListTableTagsTool implements Tool {
 
   @Override
   public Future<ToolResult> call(ToolContext ctx) {
-    Database db = databases.get(ctx.arg(CONNECTION));
+    Database db = databases.get(ctx.arg(CONNECTION), ctx.account());
     return tagTables
         .find(db, ctx.arg(TABLE))
         .compose(
             table ->
                 tagTables
-                    .tags(table)
+                    .tags(db, table)
                     .map(
                         tags ->
                             ToolResult.structured(

@@ -104,10 +104,12 @@ public final class Rollups {
    * rollups: true} always answers false.
    */
   public Future<Boolean> ready(Database db, TagTable table, long newest) {
-    if (!db.config().rollups()) {
+    // rollups are Sonde's, read as the login: an account the database knows by its own role or
+    // user reads the table itself, so its grants decide
+    if (!db.config().rollups() || !db.readsAsItsLogin()) {
       return Future.succeededFuture(false);
     }
-    Tracked t = tracked.computeIfAbsent(table.key(), k -> new Tracked(db, table));
+    Tracked t = tracked.computeIfAbsent(table.key(), k -> new Tracked(db.own(), table));
     return switch (t.state) {
       case READY ->
           t.upTo >= newest

@@ -7,7 +7,6 @@ import dev.sonde.core.CallerException;
 import dev.sonde.core.Times;
 import dev.sonde.core.Unit;
 import dev.sonde.db.Database;
-import dev.sonde.db.DatabaseRegistry;
 import dev.sonde.db.TableRef;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -44,7 +43,6 @@ public final class TagTables {
   static final String ROLLUP_PREFIX = "_sonde_rollup";
 
   private final SondeConfig config;
-  private final DatabaseRegistry databases;
   private final Rollups rollups;
   private final Map<String, Detected> detected = new ConcurrentHashMap<>();
   private final Map<String, TagList> tagLists = new ConcurrentHashMap<>();
@@ -61,9 +59,8 @@ public final class TagTables {
     Future<Spans> pending;
   }
 
-  public TagTables(Vertx vertx, SondeConfig config, DatabaseRegistry databases) {
+  public TagTables(Vertx vertx, SondeConfig config) {
     this.config = config;
-    this.databases = databases;
     this.rollups = new Rollups(vertx, config.timeseries().refreshSeconds());
   }
 
@@ -73,7 +70,7 @@ public final class TagTables {
 
   /** Every tag table of a connection, detected again once the schema-watch interval has passed. */
   public Future<List<TagTable>> list(Database db) {
-    Detected cached = detected.get(db.name());
+    Detected cached = detected.get(db.identityKey());
     long now = System.currentTimeMillis();
     if (cached != null && now - cached.at() < config.databases().schemaWatchSeconds() * 1000L) {
       return Future.succeededFuture(cached.tables());
@@ -90,13 +87,15 @@ public final class TagTables {
                         resolved ->
                             db.read(c -> detect(db.name(), c, tables, configured, resolved))))
         .onSuccess(
-            found -> detected.put(db.name(), new Detected(now, found, new ConcurrentHashMap<>())));
+            found ->
+                detected.put(
+                    db.identityKey(), new Detected(now, found, new ConcurrentHashMap<>())));
   }
 
   /** The tag table {@code name} resolves to, or a refusal listing the tag tables there are. */
   public Future<TagTable> find(Database db, String name) {
     // a name asked again while the detection is fresh skips the catalog
-    Detected fresh = detected.get(db.name());
+    Detected fresh = detected.get(db.identityKey());
     if (fresh != null
         && System.currentTimeMillis() - fresh.at()
             < config.databases().schemaWatchSeconds() * 1000L) {
@@ -117,7 +116,7 @@ public final class TagTables {
                       tables -> {
                         for (TagTable t : tables) {
                           if (t.table().qualified().equals(r.table().qualified())) {
-                            Detected current = detected.get(db.name());
+                            Detected current = detected.get(db.identityKey());
                             if (current != null) {
                               current.found().put(name, t);
                             }
@@ -277,8 +276,8 @@ public final class TagTables {
    * The table's tag names, sorted. The first call reads them all; later calls only read the rows
    * newer than the last one seen, so the list stays current without a full scan.
    */
-  public Future<List<String>> tags(TagTable table) {
-    return spans(table).map(Spans::tags);
+  public Future<List<String>> tags(Database db, TagTable table) {
+    return spans(db, table).map(Spans::tags);
   }
 
   /** Each tag's first and last time (epoch ms), as the kept list has them. */
@@ -311,12 +310,17 @@ public final class TagTables {
   }
 
   /** Each tag's first and last time, brought up to the newest rows. */
-  public synchronized Future<Spans> spans(TagTable table) {
-    TagList list = tagLists.computeIfAbsent(table.key(), k -> new TagList());
+  public synchronized Future<Spans> spans(Database reader, TagTable table) {
+    // read as the login where reads run as it, else as the account, whose grants may differ
+    boolean asLogin = reader.readsAsItsLogin();
+    TagList list =
+        tagLists.computeIfAbsent(
+            asLogin ? table.key() : table.key() + "\u0000" + reader.identityKey(),
+            k -> new TagList());
     if (list.pending != null) {
       return list.pending;
     }
-    Database db = databases.get(table.connection());
+    Database db = asLogin ? reader.own() : reader;
     Engine engine = Engine.of(db.dialectName());
     String tag = db.quote(table.tagColumn());
     String time = db.quote(table.timeColumn());
@@ -452,7 +456,7 @@ public final class TagTables {
   /** Per-tag statistics, from the hour rollup when it is current, from the raw rows otherwise. */
   private Future<Stats> stats(Database db, TagTable table, Call call) {
     Engine engine = Engine.of(db.dialectName());
-    return spans(table)
+    return spans(db, table)
         .compose(spans -> rollups.ready(db, table, spans.newest()))
         .compose(
             fromRollup -> {

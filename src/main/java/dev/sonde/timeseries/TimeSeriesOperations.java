@@ -84,7 +84,7 @@ final class TimeSeriesOperations {
                   : counted.compose(
                       done ->
                           tagTables
-                              .spans(table)
+                              .spans(db, table)
                               .map(
                                   spans -> {
                                     JsonObject byTag = new JsonObject();
@@ -138,7 +138,7 @@ final class TimeSeriesOperations {
 
   /** The database the ask names ({@code connection}), or the default one. */
   private Database database(ToolContext ctx) {
-    return databases.get(ctx.args().getString("connection"));
+    return databases.get(ctx.args().getString("connection"), ctx.account());
   }
 
   /** The zone the ask names ({@code timezone}), or the configured one. */

@@ -41,7 +41,7 @@ public interface PromptProvider {
    * already filled in.
    */
   default Future<List<String>> complete(
-      String prompt, String argument, String prefix, JsonObject resolved) {
+      String prompt, String argument, String prefix, JsonObject resolved, String account) {
     return Future.succeededFuture(List.of());
   }
 }

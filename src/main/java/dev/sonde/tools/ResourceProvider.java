@@ -36,14 +36,14 @@ public interface ResourceProvider {
   boolean owns(String uri);
 
   /** The {@code ReadResourceResult} ({@code {contents: [...]}}) of an owned uri. */
-  Future<JsonObject> read(String uri);
+  Future<JsonObject> read(String uri, String account);
 
   /**
    * Completion values for a template variable; {@code resolved} holds the variables the client has
    * already filled in.
    */
   default Future<List<String>> complete(
-      String uriTemplate, String variable, String prefix, JsonObject resolved) {
+      String uriTemplate, String variable, String prefix, JsonObject resolved, String account) {
     return Future.succeededFuture(List.of());
   }
 

@@ -1,5 +1,6 @@
 package dev.sonde.workspace;
 
+import dev.sonde.core.AccountName;
 import dev.sonde.core.CallerException;
 import java.nio.file.Path;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,9 +17,8 @@ public final class Workspaces {
 
   /** The workspace of {@code account}, created on first use. */
   public Workspace of(String account) {
-    if (account == null || !account.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
-      throw new CallerException(
-          "account names are 1-64 ASCII letters, digits, '.', '_' or '-': " + account);
+    if (!AccountName.isValid(account)) {
+      throw new CallerException(AccountName.RULE + ": " + account);
     }
     return opened.computeIfAbsent(account, a -> new Workspace(root.resolve(a)));
   }

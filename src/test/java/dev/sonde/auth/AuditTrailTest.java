@@ -136,7 +136,7 @@ class AuditTrailTest {
     Path notADay = Files.writeString(dir.resolve("notes.txt"), "mine");
     Vertx vertx = Vertx.vertx();
     try {
-      AuditTrail trail = AuditTrail.in(vertx, dir, 30, 1024 * 1024);
+      AuditTrail trail = AuditTrail.in(vertx, dir, 30, 1024 * 1024, (connection, account) -> null);
       trail.called(
           new Principal("local", Grant.everything()),
           "http",

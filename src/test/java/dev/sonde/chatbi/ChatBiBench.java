@@ -61,7 +61,7 @@ public final class ChatBiBench {
     Path bootstrapped = Files.createTempDirectory("sonde-geo-bootstrap-");
     Evaluation.await(
         OntologyBootstrap.into(
-            DatabaseSonde.get().sonde().databases().get("geo"), "geo", bootstrapped));
+            DatabaseSonde.get().sonde().databases().own("geo"), "geo", bootstrapped));
     List<Evaluation.Outcome> raw =
         Evaluation.geoQuery(Evaluation.chatBi(bootstrapped.toString(), embeddings), "test");
     out.append("### GeoQuery, question split: test, over the bootstrapped domain\n\n")

@@ -26,7 +26,7 @@ class ChatBiOnGeographyTest {
 
   @BeforeAll
   static void fill() throws Exception {
-    Database db = DatabaseSonde.get().sonde().databases().get("geo");
+    Database db = DatabaseSonde.get().sonde().databases().own("geo");
     geo =
         Evaluation.await(
             new DatabaseValues()
@@ -125,7 +125,7 @@ class ChatBiOnGeographyTest {
   @Test
   void answersEqualHandWrittenSql() throws Exception {
     ChatBi chatBi = Evaluation.chatBi(Evaluation.GEO, false);
-    Database db = DatabaseSonde.get().sonde().databases().get("geo");
+    Database db = DatabaseSonde.get().sonde().databases().own("geo");
     List<Evaluation.Question> questions =
         List.of(
             // every state of the longest river (six): the rows tied first, not one of them

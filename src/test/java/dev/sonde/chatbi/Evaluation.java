@@ -101,7 +101,7 @@ final class Evaluation {
   }
 
   private static Database database(String name) {
-    return DatabaseSonde.get().sonde().databases().get(name);
+    return DatabaseSonde.get().sonde().databases().own(name);
   }
 
   /** The accuracy table, then each miss with the SQL or the reason, and the gold SQL. */

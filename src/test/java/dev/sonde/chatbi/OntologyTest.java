@@ -36,7 +36,7 @@ class OntologyTest {
   }
 
   static Database database(String name) {
-    return DatabaseSonde.get().sonde().databases().get(name);
+    return DatabaseSonde.get().sonde().databases().own(name);
   }
 
   static boolean joined(Ontology o, String from, String to) {
@@ -287,7 +287,7 @@ class OntologyTest {
                 "databases.connections.geo.url",
                 "jdbc:sqlite:" + copy))) {
       Ontology o =
-          await(OntologyBootstrap.from(sonde.sonde().databases().get("geo"), "geo", "geo"));
+          await(OntologyBootstrap.from(sonde.sonde().databases().own("geo"), "geo", "geo"));
       assertEquals(List.of(), o.problems());
       assertTrue(joined(o, "city.state_name", "state.state_name"), o.joins().toString());
       assertTrue(joined(o, "border_info.state_name", "state.state_name"), o.joins().toString());

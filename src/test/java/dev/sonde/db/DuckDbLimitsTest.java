@@ -125,8 +125,24 @@ class DuckDbLimitsTest {
     SondeConfig.ConnectionConfig template = SondeConfig.ConnectionConfig.template();
     SondeConfig.ConnectionConfig c =
         new SondeConfig.ConnectionConfig(
-            "duckdb", "", "", "", "", "", false, 1000, 4000, 65536, 30, true, false, "strict",
-            false, "300MB", 1);
+            "duckdb",
+            "",
+            "",
+            "",
+            "",
+            "",
+            false,
+            1000,
+            4000,
+            65536,
+            30,
+            true,
+            false,
+            "strict",
+            false,
+            "300MB",
+            1,
+            java.util.Map.of());
     assertEquals("", template.memoryLimit());
     try (DuckDbSource source = new DuckDbSource("jdbc:duckdb:", 2)) {
       DatabaseRegistry.prepareDuckDb(source, c);

@@ -164,19 +164,25 @@ public final class FunctionPolicy implements FunctionJudge {
 
   /** One function name as the engine's catalogue describes it (any of its forms). */
   record CatalogFunction(
-      String name, boolean volatileKind, boolean ownersRights, boolean tableFunction) {}
+      String name,
+      boolean volatileKind,
+      boolean ownersRights,
+      boolean tableFunction,
+      boolean userMacro) {}
 
   private final Map<String, String> refused;
   private final Set<String> known;
+  private final Set<String> userMacros;
 
-  private FunctionPolicy(Map<String, String> refused, Set<String> known) {
+  private FunctionPolicy(Map<String, String> refused, Set<String> known, Set<String> userMacros) {
     this.refused = Map.copyOf(refused);
     this.known = known == null ? null : Set.copyOf(known);
+    this.userMacros = Set.copyOf(userMacros);
   }
 
   /** The engine's fixed denylist and the text-running functions, with no catalogue behind them. */
   public static FunctionPolicy fixed(Set<String> denylist) {
-    return new FunctionPolicy(base(denylist), null);
+    return new FunctionPolicy(base(denylist), null, Set.of());
   }
 
   /** PostgreSQL's judgement from {@code pg_proc}: volatility, and whether it runs as its owner. */
@@ -185,7 +191,7 @@ public final class FunctionPolicy implements FunctionJudge {
     List<CatalogFunction> catalog =
         catalog(
             connection,
-            "SELECT proname, bool_or(provolatile = 'v'), bool_or(prosecdef), false"
+            "SELECT proname, bool_or(provolatile = 'v'), bool_or(prosecdef), false, false"
                 + " FROM pg_catalog.pg_proc GROUP BY proname");
     // keywords and type names stand before a parenthesis too: IN (...), numeric(10, 2)
     Set<String> otherNames =
@@ -203,7 +209,8 @@ public final class FunctionPolicy implements FunctionJudge {
         catalog(
             connection,
             "SELECT function_name, bool_or(stability = 'VOLATILE' OR has_side_effects), false,"
-                + " bool_and(function_type IN ('table', 'pragma'))"
+                + " bool_and(function_type IN ('table', 'pragma')),"
+                + " bool_or(function_type IN ('macro', 'table_macro') AND NOT internal)"
                 + " FROM duckdb_functions() GROUP BY function_name");
     Set<String> otherNames =
         names(
@@ -224,7 +231,11 @@ public final class FunctionPolicy implements FunctionJudge {
         sql,
         rs ->
             new CatalogFunction(
-                rs.getString(1), rs.getBoolean(2), rs.getBoolean(3), rs.getBoolean(4)));
+                rs.getString(1),
+                rs.getBoolean(2),
+                rs.getBoolean(3),
+                rs.getBoolean(4),
+                rs.getBoolean(5)));
   }
 
   /** One row of a catalogue query, read into a value. */
@@ -253,9 +264,13 @@ public final class FunctionPolicy implements FunctionJudge {
       Set<String> readingTableFunctions) {
     Map<String, String> refused = base(denylist);
     Set<String> known = new HashSet<>(otherNames);
+    Set<String> userMacros = new HashSet<>();
     for (CatalogFunction function : catalog) {
       String name = function.name().toLowerCase(Locale.ROOT);
       known.add(name);
+      if (function.userMacro()) {
+        userMacros.add(name);
+      }
       if (refused.containsKey(name)) {
         continue;
       }
@@ -273,7 +288,7 @@ public final class FunctionPolicy implements FunctionJudge {
             name, "it is not on Sonde's list of table functions that only read the database");
       }
     }
-    return new FunctionPolicy(refused, known);
+    return new FunctionPolicy(refused, known, userMacros);
   }
 
   private static Map<String, String> base(Set<String> denylist) {
@@ -296,6 +311,14 @@ public final class FunctionPolicy implements FunctionJudge {
     return reason == null
         ? null
         : folded + "() is not allowed: " + reason + "; query the tables directly";
+  }
+
+  /**
+   * Whether {@code name} is a macro someone created (DuckDB), whose body may read any table: an
+   * account with an allow-list may not call it.
+   */
+  public boolean isUserMacro(String name) {
+    return userMacros.contains(name.toLowerCase(Locale.ROOT));
   }
 
   /**

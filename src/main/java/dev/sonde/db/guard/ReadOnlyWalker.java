@@ -2,6 +2,8 @@ package dev.sonde.db.guard;
 
 import java.util.Locale;
 import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.delete.Delete;
 import net.sf.jsqlparser.statement.insert.Insert;
 import net.sf.jsqlparser.statement.merge.Merge;
@@ -17,10 +19,25 @@ import net.sf.jsqlparser.util.TablesNamesFinder;
  */
 final class ReadOnlyWalker extends TablesNamesFinder<Void> {
   private final FunctionJudge functions;
+  private final TablesNamed named;
 
-  ReadOnlyWalker(FunctionJudge functions) {
+  ReadOnlyWalker(FunctionJudge functions, TablesNamed named) {
     this.functions = functions;
+    this.named = named;
     init(true);
+  }
+
+  @Override
+  public <S> Void visit(Table table, S context) {
+    named.table(
+        table.getUnquotedDatabaseName(), table.getUnquotedSchemaName(), table.getUnquotedName());
+    return super.visit(table, context);
+  }
+
+  /** A column's qualifier is an alias or a table already named in FROM: it names nothing new. */
+  @Override
+  public <S> Void visit(Column column, S context) {
+    return null;
   }
 
   @Override
@@ -48,6 +65,9 @@ final class ReadOnlyWalker extends TablesNamesFinder<Void> {
         || kind.contains("Merge")) {
       throw new GuardRefusal(
           "a WITH clause that changes data is not a read; use execute_write for changes");
+    }
+    if (item.getAlias() != null) {
+      named.withName(item.getAlias().getName().replace("\"", "").replace("`", ""));
     }
     return super.visit(item, context);
   }
@@ -82,6 +102,7 @@ final class ReadOnlyWalker extends TablesNamesFinder<Void> {
   public <S> Void visit(TableFunction function, S context) {
     if (function.getFunction() != null) {
       refuseIfDenied(function.getFunction().getName());
+      named.tableFunction(function.getFunction().getName().replace("\"", "").replace("`", ""));
     }
     return super.visit(function, context);
   }

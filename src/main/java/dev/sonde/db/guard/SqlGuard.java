@@ -90,6 +90,24 @@ public final class SqlGuard {
       int maxLength,
       EngineParser engineParser,
       FunctionJudge functions) {
+    return checkRead(sql, profile, mode, maxLength, engineParser, functions, TableJudge.ANY);
+  }
+
+  /**
+   * {@link #checkRead} that also has {@code tables} judge what the read names; a judge that looks
+   * needs the parse tree, so it is refused with {@link Mode#ENGINE_ONLY}.
+   */
+  public static String checkRead(
+      String sql,
+      Profile profile,
+      Mode mode,
+      int maxLength,
+      EngineParser engineParser,
+      FunctionJudge functions,
+      TableJudge tables) {
+    if (mode == Mode.ENGINE_ONLY && tables.judges()) {
+      throw new IllegalStateException("an allow-list needs the guard's parse tree");
+    }
     try {
       SqlLexer.Scan scan = lex(sql, profile, maxLength, functions);
       String statement = scan.statements().get(0);
@@ -104,12 +122,14 @@ public final class SqlGuard {
         }
         return statement;
       }
+      TablesNamed named = new TablesNamed();
       if (engineParser != null) {
-        checkWithEngine(statement, scan.firstWord(), engineParser, functions);
+        checkWithEngine(statement, scan.firstWord(), engineParser, functions, named);
       } else {
         // the parser only classifies: strings are data, so a neutral literal spares it escape rules
-        checkWithParser(scan.neutral().get(0), functions);
+        checkWithParser(scan.neutral().get(0), functions, named);
       }
+      tables.check(named);
       return statement;
     } catch (GuardRefusal refusal) {
       throw new CallerException("rejected: " + refusal.getMessage());
@@ -202,7 +222,8 @@ public final class SqlGuard {
     }
   }
 
-  private static void checkWithParser(String statement, FunctionJudge functions) {
+  private static void checkWithParser(
+      String statement, FunctionJudge functions, TablesNamed named) {
     Statement parsed;
     try {
       parsed = parse(statement);
@@ -213,14 +234,24 @@ public final class SqlGuard {
     }
     if (parsed instanceof Select select) {
       select.accept(
-          (net.sf.jsqlparser.statement.select.SelectVisitor<Void>) new ReadOnlyWalker(functions),
+          (net.sf.jsqlparser.statement.select.SelectVisitor<Void>)
+              new ReadOnlyWalker(functions, named),
           (Object) null);
       return;
     }
-    if (parsed instanceof ShowStatement
-        || parsed instanceof ShowColumnsStatement
-        || parsed instanceof ShowTablesStatement
-        || parsed instanceof DescribeStatement) {
+    if (parsed instanceof DescribeStatement describe) {
+      named.table(
+          describe.getTable().getUnquotedDatabaseName(),
+          describe.getTable().getUnquotedSchemaName(),
+          describe.getTable().getUnquotedName());
+      return;
+    }
+    if (parsed instanceof ShowColumnsStatement columns) {
+      named.table(columns.getTableName());
+      return;
+    }
+    if (parsed instanceof ShowStatement || parsed instanceof ShowTablesStatement) {
+      named.listsCatalogue();
       return;
     }
     throw new GuardRefusal(whatItIs(parsed));
@@ -257,7 +288,11 @@ public final class SqlGuard {
   }
 
   private static void checkWithEngine(
-      String statement, String firstWord, EngineParser parser, FunctionJudge functions) {
+      String statement,
+      String firstWord,
+      EngineParser parser,
+      FunctionJudge functions,
+      TablesNamed named) {
     JsonObject ast = engineParse(statement, parser);
     if (ast.getBoolean("error", false)) {
       String message = ast.getString("error_message", "");
@@ -278,7 +313,7 @@ public final class SqlGuard {
     if (statements.size() != 1) {
       throw new GuardRefusal("only one statement per call is allowed, found " + statements.size());
     }
-    walk(statements.getValue(0), functions);
+    walk(statements.getValue(0), functions, named);
   }
 
   private static JsonObject engineParse(String statement, EngineParser parser) {
@@ -290,9 +325,13 @@ public final class SqlGuard {
     }
   }
 
-  /** Every function the tree calls, and every table named by what looks like a file or URL. */
-  private static void walk(Object node, FunctionJudge functions) {
+  /**
+   * Every function the tree calls, and every table named by what looks like a file or URL; what it
+   * names is noted in {@code named}.
+   */
+  private static void walk(Object node, FunctionJudge functions, TablesNamed named) {
     if (node instanceof JsonObject object) {
+      note(object, named);
       if ("FUNCTION".equals(object.getString("class"))
           || "FUNCTION".equals(object.getString("type"))) {
         String name = object.getString("function_name");
@@ -310,9 +349,44 @@ public final class SqlGuard {
               Quote.of(table) + " looks like a file or URL; queries read tables, not files");
         }
       }
-      object.forEach(entry -> walk(entry.getValue(), functions));
+      object.forEach(entry -> walk(entry.getValue(), functions, named));
     } else if (node instanceof JsonArray array) {
-      array.forEach(item -> walk(item, functions));
+      array.forEach(item -> walk(item, functions, named));
+    }
+  }
+
+  /** What one node of DuckDB's tree names: a table, a WITH name, a table function, a listing. */
+  private static void note(JsonObject node, TablesNamed named) {
+    String type = node.getString("type", "");
+    switch (type) {
+      case "BASE_TABLE" ->
+          named.table(
+              node.getString("catalog_name"),
+              node.getString("schema_name"),
+              node.getString("table_name"));
+      case "TABLE_FUNCTION" -> {
+        JsonObject function = node.getJsonObject("function");
+        if (function != null) {
+          named.tableFunction(function.getString("function_name"));
+        }
+      }
+      // SHOW TABLES and its kin have no query under them: they list the catalogue
+      case "SHOW_REF" -> {
+        if (node.getValue("query") == null) {
+          named.listsCatalogue();
+        }
+      }
+      default -> {
+        // names in neither: expressions, joins, modifiers
+      }
+    }
+    JsonObject ctes = node.getJsonObject("cte_map");
+    if (ctes != null) {
+      for (Object entry : ctes.getJsonArray("map", new JsonArray())) {
+        if (entry instanceof JsonObject cte) {
+          named.withName(cte.getString("key"));
+        }
+      }
     }
   }
 }
