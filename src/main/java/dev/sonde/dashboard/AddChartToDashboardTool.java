@@ -41,6 +41,6 @@ final class AddChartToDashboardTool extends DashboardTool {
             null,
             TimezoneArg.zone(ctx.arg(TIMEZONE), configuredZone),
             ctx.call())
-        .map(panel -> link(Dashboards.filename(file)).put("panel", panel));
+        .map(panel -> link(ctx.account(), Dashboards.filename(file)).put("panel", panel));
   }
 }

@@ -63,6 +63,6 @@ final class CreateDashboardTool extends DashboardTool {
             ctx.arg(CONNECTION),
             TimezoneArg.zone(ctx.arg(TIMEZONE), configuredZone),
             ctx.call())
-        .map(board -> link(board.getString("path")).mergeIn(summary(board)));
+        .map(board -> link(ctx.account(), board.getString("path")).mergeIn(summary(board)));
   }
 }

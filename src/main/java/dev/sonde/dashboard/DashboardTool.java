@@ -89,8 +89,11 @@ abstract class DashboardTool implements Tool {
     return out;
   }
 
-  /** Where the browser viewer shows the dashboard: a path, and a full URL when the port is set. */
-  JsonObject link(String path) {
-    return files.webLink(path, "/dashboards.html#" + path);
+  /**
+   * Where the browser viewer shows {@code account}'s dashboard: a path, and a full URL when the
+   * port is set.
+   */
+  JsonObject link(String account, String path) {
+    return files.viewerLink(account, path);
   }
 }

@@ -30,6 +30,6 @@ final class GetDashboardTool extends DashboardTool {
     String file = ctx.arg(FILENAME);
     return dashboards
         .read(ws, file)
-        .map(board -> link(Dashboards.filename(file)).put("dashboard", board));
+        .map(board -> link(ctx.account(), Dashboards.filename(file)).put("dashboard", board));
   }
 }

@@ -56,7 +56,7 @@ final class PreviewDashboardTool extends DashboardTool {
                   .transform(
                       done ->
                           Future.succeededFuture(
-                              link(file)
+                              link(ctx.account(), file)
                                   .put("title", board.getString("title"))
                                   .put("timeRange", board.getJsonObject("timeRange"))
                                   .put("refresh", board.getString("refresh"))

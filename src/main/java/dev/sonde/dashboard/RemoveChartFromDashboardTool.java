@@ -29,6 +29,6 @@ final class RemoveChartFromDashboardTool extends DashboardTool {
     String file = ctx.arg(FILENAME);
     return dashboards
         .removePanel(ws, file, ctx.arg(PANEL))
-        .map(panel -> link(Dashboards.filename(file)).put("removed", panel));
+        .map(panel -> link(ctx.account(), Dashboards.filename(file)).put("removed", panel));
   }
 }

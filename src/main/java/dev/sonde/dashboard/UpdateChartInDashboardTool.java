@@ -34,6 +34,6 @@ final class UpdateChartInDashboardTool extends DashboardTool {
     String file = ctx.arg(FILENAME);
     return dashboards
         .retitle(ws, file, ctx.arg(PANEL), ctx.arg(NEW_TITLE))
-        .map(panel -> link(Dashboards.filename(file)).put("panel", panel));
+        .map(panel -> link(ctx.account(), Dashboards.filename(file)).put("panel", panel));
   }
 }

@@ -30,6 +30,6 @@ final class UpdateDashboardTimeRangeTool extends DashboardTool {
     String file = ctx.arg(FILENAME);
     return dashboards
         .updateTimeRange(ws, file, ctx.arg(TIME_START), ctx.arg(TIME_END), ctx.arg(REFRESH))
-        .map(board -> link(Dashboards.filename(file)).mergeIn(summary(board)));
+        .map(board -> link(ctx.account(), Dashboards.filename(file)).mergeIn(summary(board)));
   }
 }

@@ -24,7 +24,16 @@ final class ViewerOperations {
     return Operation.of(
         name,
         ExecutionMode.WORKER,
-        ctx -> answer.of(dashboards, workspaces.of(ctx.account()), ctx.args(), ctx.call()));
+        ctx -> {
+          // a path may name another account's file: it is read there, its panels as the viewer
+          JsonObject args = ctx.args();
+          if (!(args.getValue("path") instanceof String link)) {
+            return answer.of(dashboards, workspaces.of(ctx.account()), args, ctx.call());
+          }
+          Workspaces.Located file = workspaces.locate(ctx.account(), link);
+          return answer.of(
+              dashboards, file.workspace(), args.copy().put("path", file.path()), ctx.call());
+        });
   }
 
   static List<Operation> all(Workspaces workspaces, Dashboards dashboards) {

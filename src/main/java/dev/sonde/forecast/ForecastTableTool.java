@@ -111,10 +111,10 @@ final class ForecastTableTool implements Tool {
             now,
             zone,
             ForecastReport.render(outcome, now));
-    JsonObject answer = answer(outcome, files.webLink(path, "/workspace/" + path));
+    JsonObject answer = answer(outcome, files.fileLink(ctx.account(), path));
     if (filename != null) {
       files.saveText(ctx.account(), filename, ForecastChart.document(outcome).encodePrettily());
-      answer.put("chart", files.webLink(filename, "/dashboards.html#" + filename));
+      answer.put("chart", files.viewerLink(ctx.account(), filename));
     }
     return ToolResult.structured(answer);
   }

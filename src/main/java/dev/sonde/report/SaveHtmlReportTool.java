@@ -212,7 +212,7 @@ final class SaveHtmlReportTool implements Tool {
             html);
     return ToolResult.structured(
         out.put("stage", "saved")
-            .put("report", files.webLink(path, "/workspace/" + path))
+            .put("report", files.fileLink(ctx.account(), path))
             .put("bytes", html.getBytes(UTF_8).length));
   }
 }

@@ -85,10 +85,22 @@ public final class WorkspaceFiles {
   }
 
   /**
-   * Where the browser shows a workspace file: its path, the link on this server, and a full URL
-   * when the port is set.
+   * Where the browser opens a saved file of {@code account} (a report, a forecast's page): its
+   * path, the link on this server, which names the account so a teammate's link opens the same
+   * file, and a full URL when the port is set.
    */
-  public JsonObject webLink(String path, String relativeUrl) {
+  public JsonObject fileLink(String account, String path) {
+    return webLink(path, "/workspace/" + account + "/" + path);
+  }
+
+  /**
+   * Where the dashboards viewer shows {@code account}'s dashboard or live chart at {@code path}.
+   */
+  public JsonObject viewerLink(String account, String path) {
+    return webLink(path, "/dashboards.html#" + account + "/" + path);
+  }
+
+  private JsonObject webLink(String path, String relativeUrl) {
     JsonObject out = new JsonObject().put("path", path).put("link", relativeUrl);
     if (server.port() > 0) {
       out.put("url", "http://" + server.host() + ":" + server.port() + relativeUrl);

@@ -4,7 +4,6 @@ import dev.sonde.core.Call;
 import dev.sonde.core.CallerException;
 import dev.sonde.tools.FamilyAsks;
 import dev.sonde.tools.Viewer;
-import dev.sonde.workspace.Workspace;
 import dev.sonde.workspace.Workspaces;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpServerResponse;
@@ -67,10 +66,10 @@ public final class DashboardsApi {
    * nothing in it can reach this server's API or cookies.
    */
   private void report(RoutingContext ctx) {
-    Workspace ws = workspaces.of(RequestAuthentication.of(ctx).account());
-    String path = ctx.pathParam("path");
+    Workspaces.Located file =
+        workspaces.locate(RequestAuthentication.of(ctx).account(), ctx.pathParam("path"));
     files
-        .executeBlocking(() -> ws.read(path), false)
+        .executeBlocking(() -> file.workspace().read(file.path()), false)
         .onComplete(
             ar -> {
               if (ar.succeeded()) {

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -39,9 +40,32 @@ public final class Workspace {
 
   private final Path root;
   private final PathLocks locks = new PathLocks();
+  private final Predicate<String> anotherAccount;
 
-  Workspace(Path root) {
+  /**
+   * The workspace at {@code root}; {@code anotherAccount} tells the top-level names that are other
+   * accounts' folders, which links read from, so no change here may take one.
+   */
+  Workspace(Path root, Predicate<String> anotherAccount) {
     this.root = root;
+    this.anotherAccount = anotherAccount;
+  }
+
+  /** {@link #resolve}, for a change: a path that a link would read as another account's refused. */
+  private Path resolveToChange(String relative) {
+    Path target = resolve(relative);
+    String top = root.relativize(target).getName(0).toString();
+    if (anotherAccount.test(top)) {
+      throw new CallerException(
+          "'"
+              + relative
+              + "' starts with "
+              + top
+              + "/, which links read as account "
+              + top
+              + "'s workspace: its files can be read, never changed; choose another folder name");
+    }
+    return target;
   }
 
   /** What tells two workspaces apart, for keys of what is kept per workspace (never shown). */
@@ -190,7 +214,7 @@ public final class Workspace {
 
   /** Creates a folder and its parents; an existing folder is fine, a file in the way is not. */
   public Path createFolder(String relative) throws IOException {
-    Path folder = resolve(relative);
+    Path folder = resolveToChange(relative);
     if (Files.exists(folder) && !Files.isDirectory(folder)) {
       throw new CallerException("'" + relative + "' is a file, not a folder");
     }
@@ -256,7 +280,7 @@ public final class Workspace {
 
   /** Deletes a file, or an empty folder; a folder with files in it is refused. */
   public void delete(String relative) throws IOException {
-    Path target = resolve(relative);
+    Path target = resolveToChange(relative);
     locks.holding(
         target,
         () -> {
@@ -313,7 +337,7 @@ public final class Workspace {
    * concurrent updates of one file run one after another and each sees the last one's result.
    */
   public <T> T update(String relative, Change<T> change) throws IOException {
-    Path file = resolve(relative);
+    Path file = resolveToChange(relative);
     return locks.holding(
         file,
         () -> {
@@ -328,7 +352,7 @@ public final class Workspace {
    * so no file is ever replaced by it.
    */
   public boolean createNew(String relative, byte[] content) throws IOException {
-    Path target = resolve(relative);
+    Path target = resolveToChange(relative);
     return locks.holding(
         target,
         () -> {
@@ -351,7 +375,7 @@ public final class Workspace {
    * survives a power cut.
    */
   public Path write(String relative, Content content) throws IOException {
-    Path target = resolve(relative);
+    Path target = resolveToChange(relative);
     if (Files.isDirectory(target)) {
       throw new CallerException("'" + relative + "' is a folder");
     }

@@ -235,7 +235,7 @@ class TokenSignInTest {
   }
 
   @Test
-  void theViewerShowsTheSignedInAccountsOwnDashboards() throws IOException {
+  void theViewerShowsTheSignedInAccountsOwnDashboards() throws Exception {
     JsonObject made =
         call(
             HttpMcpClient.modern(sonde.port()).bearer(bob),
@@ -263,6 +263,48 @@ class TokenSignInTest {
         send(to("/api/dashboards/bobs/board.dsh").header("Authorization", "Bearer " + alice).GET())
             .statusCode(),
         "alice's viewer does not open bob's board by its path");
+    // the link names bob's account: alice reads the board there, and can change nothing of his
+    String link = made.getJsonObject("result").getJsonObject("structuredContent").getString("link");
+    assertEquals("/dashboards.html#bob/bobs/board.dsh", link);
+    HttpResponse<String> shared =
+        send(
+            to("/api/dashboards/bob/bobs/board.dsh")
+                .header("Authorization", "Bearer " + alice)
+                .GET());
+    assertEquals(200, shared.statusCode(), shared.body());
+    byte[] before = Files.readAllBytes(dataDir.resolve("workspace/bob/bobs/board.dsh"));
+    McpClient asAlice = HttpMcpClient.modern(sonde.port()).bearer(createLive("alice2", "general"));
+    for (JsonObject change :
+        List.of(
+            new JsonObject()
+                .put("filename", "bob/bobs/board.dsh")
+                .put("overwrite", true)
+                .put(
+                    "charts",
+                    new io.vertx.core.json.JsonArray()
+                        .add(
+                            new JsonObject()
+                                .put("title", "x")
+                                .put("type", "Text")
+                                .put("text", "x"))),
+            new JsonObject().put("filename", "bob/bobs/board.dsh").put("time_start", "now-1h"))) {
+      JsonObject refused =
+          call(
+              asAlice,
+              change.containsKey("charts")
+                  ? "create_dashboard_with_charts"
+                  : "update_dashboard_time_range",
+              change);
+      assertTrue(
+          refused.getJsonObject("result").getBoolean("isError", false)
+              && refused.encode().contains("its files can be read, never changed"),
+          refused.encode());
+    }
+    assertTrue(
+        java.util.Arrays.equals(
+            before, Files.readAllBytes(dataDir.resolve("workspace/bob/bobs/board.dsh"))),
+        "bob's board is unchanged");
+    assertFalse(Files.exists(dataDir.resolve("workspace/alice2/bob")), "nothing made for alice2");
   }
 
   @Test

@@ -86,7 +86,7 @@ class DashboardToolsTest {
   void aDashboardOfSavedAndInlinePanelsIsPlacedWithoutOverlapAndFittedToTheData() throws Exception {
     JsonObject made = create("t/plant", panels(), true);
     assertEquals("t/plant.dsh", made.getString("path"));
-    assertEquals("/dashboards.html#t/plant.dsh", made.getString("link"));
+    assertEquals("/dashboards.html#local/t/plant.dsh", made.getString("link"));
     JsonArray placed = made.getJsonArray("panels");
     assertEquals(6, placed.size());
     List<int[]> boxes = new ArrayList<>();

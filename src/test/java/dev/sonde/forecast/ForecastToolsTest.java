@@ -178,7 +178,7 @@ class ForecastToolsTest {
             "forecast_table",
             new JsonObject().put("spec", gold(null).put("horizon", 14)).put("filename", file));
     assertEquals(file, out.getJsonObject("chart").getString("path"));
-    assertEquals("/dashboards.html#" + file, out.getJsonObject("chart").getString("link"));
+    assertEquals("/dashboards.html#local/" + file, out.getJsonObject("chart").getString("link"));
     JsonObject board =
         tools.ok(
             "create_dashboard_with_charts",

@@ -272,10 +272,11 @@ class RealClientsIT {
         List.of(token(config, "alice", "basic-analysis"), token(config, "bob", "general")),
         "signin-view.mjs",
         240,
-        8,
+        9,
         15_000,
         "signin.png",
-        "signin-dashboards.png");
+        "signin-dashboards.png",
+        "signin-shared.png");
   }
 
   /**
