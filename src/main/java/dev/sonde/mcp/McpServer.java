@@ -131,13 +131,15 @@ public final class McpServer {
 
   /**
    * Ends what principals {@code gone} matches hold open (their token was revoked or expired): their
-   * sessions, with the calls and sockets of those, and their listen streams.
+   * sessions, with the calls and sockets of those, their listen streams, and the stateless calls
+   * and modern tasks they have running.
    */
   public void signOut(Predicate<Principal> gone) {
     sessions.all().stream()
         .filter(s -> gone.test(s.principal()))
         .forEach(s -> sessions.close(s.id()));
     listeners.endWhere(gone);
+    caller.signOut(gone);
   }
 
   /** Ends every modern listen stream with its closing result (the server is stopping). */

@@ -20,6 +20,10 @@ final class ModernTask {
 
   final String taskId;
   final String owner;
+
+  /** Who started it: a sign-in that ends stops it. */
+  final Principal principal;
+
   final long ttlMs;
   final Instant createdAt = Instant.now();
   private Instant lastUpdatedAt = createdAt;
@@ -32,9 +36,10 @@ final class ModernTask {
   private JsonObject state = new JsonObject();
   private volatile String roundId;
 
-  ModernTask(String taskId, String owner, long ttlMs, String roundId) {
+  ModernTask(String taskId, Principal principal, long ttlMs, String roundId) {
     this.taskId = taskId;
-    this.owner = owner;
+    this.principal = principal;
+    this.owner = principal.owner();
     this.ttlMs = ttlMs;
     this.roundId = roundId;
   }

@@ -29,6 +29,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * {@code tools/call} and the {@code tasks/*} methods: validates arguments, sends the call to its
@@ -54,6 +55,9 @@ final class ToolCaller {
 
   /** The round each task waiting for input will run again once answered. */
   private final Map<String, Call> pendingRounds = new ConcurrentHashMap<>();
+
+  /** Every call running now and who made it, sessions' and stateless requests' alike. */
+  private final Map<InFlightCall, Principal> running = new ConcurrentHashMap<>();
 
   private volatile Consumer<ModernTask> taskListener = task -> {};
 
@@ -243,6 +247,7 @@ final class ToolCaller {
     InFlightCall inFlight = new InFlightCall(call.id());
     String key = String.valueOf(requestId);
     session.calls().put(key, inFlight);
+    running.put(inFlight, session.principal());
     // in the modern era a closed stream is the request's cancellation, whatever the setting
     if (cancelOnDisconnect || ProtocolVersions.isModern(session.protocolVersion())) {
       channel.onClose(() -> cancel(session, requestId, "the client disconnected"));
@@ -251,7 +256,11 @@ final class ToolCaller {
     return dispatch(call, channel, noSteps)
         .compose(result -> answer(call, channel, noSteps, inFlight, result))
         .map(result -> inFlight.cancelled ? null : result)
-        .onComplete(ar -> session.calls().remove(key, inFlight));
+        .onComplete(
+            ar -> {
+              session.calls().remove(key, inFlight);
+              running.remove(inFlight);
+            });
   }
 
   /** A -32021 naming what the tool needs of the client that this request did not declare. */
@@ -371,6 +380,30 @@ final class ToolCaller {
     }
   }
 
+  /**
+   * Stops every call and modern task of a principal {@code gone} says has signed out (a revoked or
+   * expired credential): a stateless request belongs to no session whose end would stop it.
+   */
+  void signOut(Predicate<Principal> gone) {
+    String reason = "the sign-in that started it ended (its token was revoked or expired)";
+    running.forEach(
+        (call, principal) -> {
+          if (gone.test(principal)) {
+            publishCancel(call.callId, reason);
+          }
+        });
+    modernTasks.values().stream()
+        .filter(task -> gone.test(task.principal))
+        .forEach(
+            task -> {
+              if (task.cancel(reason)) {
+                pendingRounds.remove(task.taskId);
+                publishCancel(task.roundId(), reason);
+                taskListener.accept(task);
+              }
+            });
+  }
+
   void cancelAll(Session session, String reason) {
     session.calls().values().forEach(c -> publishCancel(c.callId, reason));
     tasks.dropSession(session.id());
@@ -464,7 +497,7 @@ final class ToolCaller {
    */
   private JsonObject startModernTask(Call call, String problem) {
     ModernTask task =
-        new ModernTask(call.id(), call.session().principal().owner(), taskTtlMillis, call.id());
+        new ModernTask(call.id(), call.session().principal(), taskTtlMillis, call.id());
     modernTasks.put(task.taskId, task);
     if (problem != null) {
       task.completed(ToolResult.error(problem).toJson());

@@ -477,6 +477,53 @@ class TokenSignInTest {
         "the owner's session lives on");
   }
 
+  /**
+   * A stateless call and a modern task belong to no session whose end would stop them: revoking the
+   * token stops both within the sign-out sweep, which the job registry shows.
+   */
+  @Test
+  void aRevokedTokensStatelessCallAndTaskAreStopped() throws Exception {
+    String frank = createLive("frank", "general");
+    HttpMcpClient modern = HttpMcpClient.modern(sonde.port()).bearer(frank);
+    JsonObject slow =
+        new JsonObject()
+            .put("name", "test_slow_job")
+            .put("arguments", new JsonObject().put("steps", 1000).put("stepMillis", 100));
+    String taskId =
+        modern
+            .request(ids++, "tools/call", McpClient.modernWithTasks(slow.copy()))
+            .getJsonObject("result")
+            .getString("taskId");
+    java.util.concurrent.CompletableFuture<JsonObject> plain =
+        modern.send(ids++, "tools/call", slow.copy());
+    eventually(
+        "both of frank's calls run",
+        () ->
+            sonde.sonde().jobs().list().stream()
+                    .filter(
+                        j ->
+                            "frank".equals(j.account())
+                                && j.status() == dev.sonde.jobs.JobStatus.RUNNING)
+                    .count()
+                == 2);
+    assertEquals(
+        0,
+        TokenCommand.run(
+            List.of("revoke", ApiTokens.parts(frank)[0]),
+            cliConfig,
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
+    eventually(
+        "neither of frank's calls runs once his token is revoked",
+        () ->
+            sonde.sonde().jobs().list().stream()
+                .filter(j -> "frank".equals(j.account()))
+                .noneMatch(j -> j.status() == dev.sonde.jobs.JobStatus.RUNNING));
+    JsonObject answered = plain.get(30, TimeUnit.SECONDS);
+    assertFalse(answered.encode().contains("\"isError\":false"), answered.encode());
+    assertNotNull(taskId);
+  }
+
   @Test
   void aRevokedTokenIsRefusedWithoutARestartAndItsSocketCloses() throws Exception {
     String dave = create("dave", "report");

@@ -14,20 +14,40 @@ class ModernTaskTest {
 
   @Test
   void aTaskNobodyAnsweredExpiresButARunningOneDoesNot() {
-    ModernTask running = new ModernTask("t1", "local", 0, "r1");
+    ModernTask running =
+        new ModernTask(
+            "t1",
+            new dev.sonde.auth.Principal("local", dev.sonde.auth.Grant.everything()),
+            0,
+            "r1");
     assertFalse(running.expired(LATER), "a running task is bounded by its deadline, not its TTL");
-    ModernTask waiting = new ModernTask("t2", "local", 0, "r2");
+    ModernTask waiting =
+        new ModernTask(
+            "t2",
+            new dev.sonde.auth.Principal("local", dev.sonde.auth.Grant.everything()),
+            0,
+            "r2");
     waiting.inputRequired(new JsonObject().put("confirm", new JsonObject()), null);
     assertTrue(
         waiting.expired(LATER), "a task waiting for input nobody gives must not live forever");
-    ModernTask done = new ModernTask("t3", "local", 0, "r3");
+    ModernTask done =
+        new ModernTask(
+            "t3",
+            new dev.sonde.auth.Principal("local", dev.sonde.auth.Grant.everything()),
+            0,
+            "r3");
     done.completed(new JsonObject());
     assertTrue(done.expired(LATER));
   }
 
   @Test
   void partialAnswersWaitForTheRestAndUnknownKeysAreIgnored() {
-    ModernTask task = new ModernTask("t", "local", 60_000, "r");
+    ModernTask task =
+        new ModernTask(
+            "t",
+            new dev.sonde.auth.Principal("local", dev.sonde.auth.Grant.everything()),
+            60_000,
+            "r");
     task.inputRequired(
         new JsonObject().put("a", new JsonObject()).put("b", new JsonObject()),
         new JsonObject().put("kept", 1));
