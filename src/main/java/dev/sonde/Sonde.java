@@ -418,7 +418,11 @@ public final class Sonde {
         new McpServer(
             vertx,
             config,
-            new SessionStore(local, config.mcp().defaultLogLevel(), config.mcp().maxSessions()),
+            new SessionStore(
+                local,
+                config.mcp().defaultLogLevel(),
+                config.mcp().maxSessions(),
+                config.auth().limits().maxSessions()),
             tools,
             resources,
             prompts,

@@ -319,6 +319,7 @@ public final class ConfigLoader {
     range("auth.audit.keepDays", c.auth().audit().keepDays(), 1, 3650);
     range("auth.limits.maxConcurrentCalls", c.auth().limits().maxConcurrentCalls(), 0, 1_000_000);
     range("auth.limits.maxConcurrentJobs", c.auth().limits().maxConcurrentJobs(), 0, 1_000_000);
+    range("auth.limits.maxSessions", c.auth().limits().maxSessions(), 0, 1_000_000);
     range("auth.audit.keepMegabytes", c.auth().audit().keepMegabytes(), 1, 1_000_000);
     range("mcp.pageSize", c.mcp().pageSize(), 1, 1000);
     range("mcp.sessionIdleMinutes", c.mcp().sessionIdleMinutes(), 1, 7 * 24 * 60);

@@ -68,7 +68,7 @@ public record SondeConfig(
    * Fair use: tool calls one signed-in account may have running at once, and of those the long ones
    * (job tools); 0 for no limit. The local account has none.
    */
-  public record LimitsConfig(int maxConcurrentCalls, int maxConcurrentJobs) {}
+  public record LimitsConfig(int maxConcurrentCalls, int maxConcurrentJobs, int maxSessions) {}
 
   /** The audit trail: one line per tool call, kept {@code keepDays} and {@code keepMegabytes}. */
   public record AuditConfig(boolean enabled, int keepDays, int keepMegabytes) {}
@@ -338,7 +338,7 @@ public record SondeConfig(
             AuthConfig.NONE,
             "",
             new OAuthConfig("", "", "", "sub"),
-            new LimitsConfig(64, 8),
+            new LimitsConfig(64, 8, 100),
             List.of("all"),
             Map.of(),
             new AuditConfig(true, 30, 100)));

@@ -15,11 +15,17 @@ public final class SessionStore {
   private final Principal local;
   private final String defaultLogLevel;
   private final int maxSessions;
+  private final int maxPerAccount;
 
-  public SessionStore(Principal local, String defaultLogLevel, int maxSessions) {
+  /**
+   * At most {@code maxSessions} sessions, and of those at most {@code maxPerAccount} (0: no limit)
+   * of one signed-in account, so no one account can take every session from the others.
+   */
+  public SessionStore(Principal local, String defaultLogLevel, int maxSessions, int maxPerAccount) {
     this.local = local;
     this.defaultLogLevel = defaultLogLevel;
     this.maxSessions = maxSessions;
+    this.maxPerAccount = maxPerAccount;
   }
 
   /**
@@ -34,6 +40,19 @@ public final class SessionStore {
           "the server holds its limit of "
               + maxSessions
               + " sessions (mcp.maxSessions); end unused sessions (HTTP DELETE) or try again later");
+    }
+    if (principal.binding() != null
+        && maxPerAccount > 0
+        && sessions.values().stream().filter(s -> s.account().equals(principal.account())).count()
+            >= maxPerAccount) {
+      throw new McpException(
+          JsonRpc.SERVER_BUSY,
+          "account "
+              + principal.account()
+              + " holds its limit of "
+              + maxPerAccount
+              + " sessions (auth.limits.maxSessions); end unused sessions (HTTP DELETE), or use"
+              + " the stateless 2026-07-28 revision, which needs none");
     }
     Session session =
         new Session(UUID.randomUUID().toString(), transport, principal, defaultLogLevel);

@@ -50,6 +50,8 @@ class FairUseTest {
                 tokens.toString(),
                 "auth.limits.maxConcurrentJobs",
                 "2",
+                "auth.limits.maxSessions",
+                "3",
                 "data.dir",
                 dir.toString()));
   }
@@ -107,6 +109,45 @@ class FairUseTest {
             ids++,
             "tasks/cancel",
             McpClient.modernWithTasks(new JsonObject().put("taskId", taskId)));
+  }
+
+  /** No one account can take every session: its fourth is refused, another account's opens. */
+  @Test
+  void anAccountHoldsAtMostItsSessions() {
+    List<HttpMcpClient> opened = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      HttpMcpClient client = new HttpMcpClient(sonde.port()).bearer(alice);
+      client.initialize("2025-11-25");
+      opened.add(client);
+    }
+    JsonObject fourth =
+        new HttpMcpClient(sonde.port())
+            .bearer(alice)
+            .request(
+                ids++,
+                "initialize",
+                new JsonObject()
+                    .put("protocolVersion", "2025-11-25")
+                    .put("capabilities", new JsonObject())
+                    .put("clientInfo", new JsonObject().put("name", "t").put("version", "1")));
+    assertTrue(
+        fourth.encode().contains("account alice holds its limit of 3 sessions"), fourth.encode());
+    HttpMcpClient bobs = new HttpMcpClient(sonde.port()).bearer(bob);
+    bobs.initialize("2025-11-25");
+    assertNotNull(bobs.sessionId(), "bob is not alice");
+    // stateless requests need no session: alice still works in the 2026-07-28 revision
+    assertNotNull(
+        HttpMcpClient.modern(sonde.port())
+            .bearer(alice)
+            .request(ids++, "tools/list", new JsonObject())
+            .getJsonObject("result"));
+    opened.get(0).close();
+    HttpMcpClient again = new HttpMcpClient(sonde.port()).bearer(alice);
+    again.initialize("2025-11-25");
+    assertNotNull(again.sessionId(), "an ended session gives its place back");
+    opened.forEach(HttpMcpClient::close);
+    again.close();
+    bobs.close();
   }
 
   @Test

@@ -188,7 +188,12 @@ public final class HttpMcpClient implements McpClient {
   @Override
   public void close() {
     if (sessionId != null) {
-      raw(HttpRequest.newBuilder(uri).header("Mcp-Session-Id", sessionId).DELETE().build());
+      HttpRequest.Builder delete =
+          HttpRequest.newBuilder(uri).header("Mcp-Session-Id", sessionId).DELETE();
+      if (bearer != null) {
+        delete.header("Authorization", "Bearer " + bearer);
+      }
+      raw(delete.build());
     }
   }
 
