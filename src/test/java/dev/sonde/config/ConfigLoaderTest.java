@@ -276,6 +276,60 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void accountIdentitiesComeFromTheFileOrFlagsAndEachMistakeIsNamed() throws IOException {
+    Path file =
+        yaml(
+            "databases:\n  connections:\n    wh:\n      type: postgres\n"
+                + "      url: postgresql://h/db\n      accounts:\n"
+                + "        alice.smith: { role: analyst }\n        '*': { user: guest }\n");
+    SondeConfig.ConnectionConfig wh =
+        ConfigLoader.load(file, Map.of(), Map.of("databases.connections.wh.accounts.bob.role", "b"))
+            .databases()
+            .connections()
+            .get("wh");
+    assertEquals("analyst", wh.accounts().get("alice.smith").role());
+    assertEquals("guest", wh.accounts().get("*").user());
+    assertEquals("b", wh.accounts().get("bob").role(), "a flag adds an account");
+    Map<String, String> duck = Map.of("databases.connections.d.type", "duckdb");
+    assertTrue(
+        failure(null, Map.of(), with(duck, "databases.connections.d.accounts.a.role", "r"))
+            .contains("role' needs a PostgreSQL connection"));
+    assertTrue(
+        failure(null, Map.of(), with(duck, "databases.connections.d.accounts.a.user", "u"))
+            .contains("DuckDB and SQLite take tables"));
+    assertTrue(
+        failure(null, Map.of(), with(duck, "databases.connections.d.accounts.a.passwordEnv", "P"))
+            .contains("needs one of role"));
+    Map<String, String> listed = with(duck, "databases.connections.d.accounts.a.tables", "t");
+    assertTrue(
+        failure(null, Map.of(), with(listed, "databases.connections.d.guard", "engine-only"))
+            .contains("needs guard: strict"));
+    assertTrue(
+        failure(null, Map.of(), with(listed, "databases.connections.d.accounts.a.role", "r"))
+            .contains("needs one of role"));
+    assertTrue(
+        failure(
+                null,
+                Map.of(),
+                with(
+                    Map.of(
+                        "databases.connections.w.type", "postgres",
+                        "databases.connections.w.url", "postgresql://h/db"),
+                    "databases.connections.w.accounts.a.tables",
+                    "t"))
+            .contains("tables' is for DuckDB and SQLite"));
+    assertTrue(
+        failure(null, Map.of(), with(duck, "databases.connections.d.accounts.a.tables", "a..b"))
+            .contains("name tables as table, schema.table"));
+  }
+
+  private static Map<String, String> with(Map<String, String> base, String key, String value) {
+    Map<String, String> out = new java.util.HashMap<>(base);
+    out.put(key, value);
+    return out;
+  }
+
+  @Test
   void connectionMistakesAreNamed() throws IOException {
     assertEquals(
         true,
