@@ -176,7 +176,7 @@ async function open(path) {
       const board = await get(`api/dashboards/${path}`);
       state.board = board;
       state.zone = board.timezone || 'UTC';
-      document.getElementById('title').textContent = board.title;
+      document.getElementById('title').textContent = board.owner ? `${board.title} (${board.owner}'s, read-only)` : board.title;
       panels = board.panels;
       schedule(board.refresh);
     } else {

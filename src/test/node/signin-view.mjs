@@ -77,6 +77,7 @@ await check("bob's dashboard does not open by its path in alice's viewer", async
 await check("bob's dashboard opens read-only through the link that names his account", async () => {
   await page.goto(`${base}/dashboards.html#bob/bobs/board.dsh`);
   await page.waitForFunction(() => document.body.textContent.includes('made for bobs/board.dsh'));
+  assert.match(await page.textContent('#title'), /\(bob's, read-only\)/);
   const listed = await page.$$eval('#dashboards a', (links) => links.map((a) => a.getAttribute('href')));
   assert.ok(!listed.some((href) => href.includes('bobs/')), 'his board is not in her list: ' + listed.join());
   await page.screenshot({ path: join(shots, 'signin-shared.png') });

@@ -31,8 +31,13 @@ final class ViewerOperations {
             return answer.of(dashboards, workspaces.of(ctx.account()), args, ctx.call());
           }
           Workspaces.Located file = workspaces.locate(ctx.account(), link);
-          return answer.of(
-              dashboards, file.workspace(), args.copy().put("path", file.path()), ctx.call());
+          Future<JsonObject> answered =
+              answer.of(
+                  dashboards, file.workspace(), args.copy().put("path", file.path()), ctx.call());
+          // another account's file says whose it is, so the viewer can tell it apart
+          return file.owner().equals(ctx.account())
+              ? answered
+              : answered.map(json -> json.copy().put("owner", file.owner()));
         });
   }
 
