@@ -61,6 +61,44 @@ class RealClientsIT {
     }
   }
 
+  /**
+   * The same clients and checks with OAuth 2.1 access tokens: JWTs of a local issuer (RFC 8414
+   * metadata and a JWKS), for Sonde's resource, whose scopes name the toolsets.
+   */
+  @Test
+  void theOfficialTypeScriptClientsSignInWithOAuthAccessTokens() throws Exception {
+    String resource = "https://sonde.test/mcp";
+    try (dev.sonde.support.TestIssuer issuer = new dev.sonde.support.TestIssuer()) {
+      Path config = Files.createTempDirectory("sonde-oauth-it-").resolve("sonde.yaml");
+      Files.writeString(
+          config,
+          "auth:\n  mode: oauth\n  oauth:\n    issuer: \""
+              + issuer.issuer()
+              + "\"\n    resource: \""
+              + resource
+              + "\"\n");
+      String dataQuery = issuer.mint(issuer.claims("alice", resource, "data-query"));
+      String general = issuer.mint(issuer.claims("bob", resource, "general"));
+      try (PackagedSonde sonde = PackagedSonde.plainJar("--config", config.toString())) {
+        NodeScript.Outcome outcome =
+            NodeScript.run(
+                Path.of("target"),
+                300,
+                NodeScript.script("ts-tokens.mjs"),
+                String.valueOf(sonde.port()),
+                dataQuery,
+                general);
+        assertEquals(0, outcome.exitCode(), outcome.output());
+        assertTrue(outcome.output().contains("12 passed, 0 failed"), outcome.output());
+        String log = String.join("\n", sonde.stderr);
+        for (String token : List.of(dataQuery, general)) {
+          assertTrue(
+              !log.contains(token.substring(token.lastIndexOf('.') + 1)), "a signature in the log");
+        }
+      }
+    }
+  }
+
   /** {@code java -jar sonde.jar token create}: the token is its stdout. */
   private static String token(Path config, String account, String toolsets) throws Exception {
     Process process =
