@@ -1,8 +1,7 @@
 // The official TypeScript SDKs signing in to Sonde with bearer tokens (API tokens, or OAuth access
-// tokens in auth.mode: oauth): v1 over
-// Streamable HTTP and WebSocket, v2 over 2026-07-28 HTTP. A data-query token lists its seven tools
-// and is refused create_folder by name; a general token lists create_folder but no delete tool; no
-// token, or a wrong one, never connects.
+// tokens in auth.mode: oauth): v1 over Streamable HTTP and WebSocket, v2 over 2026-07-28 HTTP. A
+// data-query token lists its seven tools and is refused create_folder by name; a general token
+// lists create_folder but no delete tool; no token, or a wrong one, never connects.
 // usage: node ts-tokens.mjs <port> <data-query token> <general token>. Prints "N passed, M failed".
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
