@@ -6,6 +6,7 @@ import dev.sonde.core.Call;
 import dev.sonde.core.CallerException;
 import dev.sonde.core.CancelledException;
 import dev.sonde.core.Quote;
+import dev.sonde.db.guard.FunctionJudge;
 import dev.sonde.db.guard.FunctionPolicy;
 import dev.sonde.db.guard.SqlGuard;
 import dev.sonde.db.guard.TableJudge;
@@ -65,7 +66,7 @@ public final class Database {
   /** The connection as each account's identity sees it, made on first use (on the login only). */
   private final Map<String, Database> asAccounts = new ConcurrentHashMap<>();
 
-  /** Accounts logging in with their own user: opened with the connection (on the login only). */
+  /** Accounts with pools of their own (a role or a user): opened with it (on the login only). */
   private final Map<String, Database> logins = new ConcurrentHashMap<>();
 
   /** Why an account's own login could not be opened, by its key under {@code accounts}. */
@@ -119,9 +120,17 @@ public final class Database {
     this.identity = identity;
   }
 
-  /** {@code opened}, a login of its own, as the login of {@code user} ({@code key} in accounts). */
-  static Database loginOf(Database opened, String key, String user) {
-    return new Database(opened, null, AccountIdentity.user(key, user));
+  /**
+   * {@code opened}, on pools of its own, as the identity of {@code entry} ({@code key} in
+   * accounts): its user's login, or the connection's login setting its role.
+   */
+  static Database accountOf(Database opened, String key, AccountIdentityConfig entry) {
+    return new Database(
+        opened,
+        null,
+        entry.user().isBlank()
+            ? AccountIdentity.of(key, entry)
+            : AccountIdentity.user(key, entry.user()));
   }
 
   /**
@@ -145,12 +154,12 @@ public final class Database {
               + name
               + ".accounts");
     }
-    if (!entry.user().isBlank()) {
+    if (entry.tables().isEmpty()) {
       Database login = own.logins.get(key);
       if (login == null) {
         throw new CallerException(
             name
-                + ": the database login of account "
+                + ": the database identity of account "
                 + Quote.of(account)
                 + " is not available ("
                 + own.loginFailures.getOrDefault(key, "not opened")
@@ -162,9 +171,7 @@ public final class Database {
         key, k -> new Database(this, own, AccountIdentity.of(k, entry)));
   }
 
-  /**
-   * Adds the connection as an account logging in with its own user ({@code key} under accounts).
-   */
+  /** Adds the connection as an account with pools of its own ({@code key} under accounts). */
   void login(String key, Database login) {
     logins.put(key, login);
   }
@@ -635,16 +642,29 @@ public final class Database {
             guardMode,
             config.maxSqlLength(),
             dialect.engineParser(c),
-            called -> {
-              FunctionPolicy policy = functions(c, called);
-              unknownName[0] |= !policy.knows(called);
-              return identity.allowList() != null && policy.isUserMacro(called)
-                  ? called
-                      + "() is not allowed: it is a macro, whose body may read tables your account"
-                      + " may not; query the tables directly"
-                  : policy.refusal(called);
+            new FunctionJudge() {
+              @Override
+              public String refusal(String called) {
+                FunctionPolicy policy = functions(c, called);
+                unknownName[0] |= !policy.knows(called);
+                return identity.allowList() != null && policy.isUserMacro(called)
+                    ? called
+                        + "() is not allowed: it is a macro, whose body may read tables your"
+                        + " account may not; query the tables directly"
+                    : policy.refusal(called);
+              }
+
+              @Override
+              public String nameRefusal(String named) {
+                // the catalogue as last read: most names are columns and tables, never read for
+                FunctionPolicy known = functions;
+                return (known != null ? known : functions(c, named)).nameRefusal(named);
+              }
             },
             identity.allowList() == null ? TableJudge.ANY : tableJudge(c));
+    if (identity.allowList() != null) {
+      checkPlan(c, statement);
+    }
     if (!unknownName[0]) {
       acceptedReads.keep(sql, statement);
     }
@@ -973,6 +993,24 @@ public final class Database {
     return identity.allowList() == null
         ? tables
         : tables.stream().filter(identity.allowList()::allows).toList();
+  }
+
+  /**
+   * The allow-list's second wall: the engine's own plan of {@code statement}, in which views are
+   * expanded, macros inlined and every name bound as the engine binds it, may read only tables on
+   * the list and call no table function but a generator.
+   */
+  private void checkPlan(Connection c, String statement) {
+    try {
+      PlannedReads reads = c == null ? null : dialect.plannedReads(c, statement);
+      if (reads == null) {
+        throw new CallerException(
+            name + ": this engine cannot show what a read reads; an allow-list cannot serve here");
+      }
+      identity.allowList().checkPlan(reads, dialect.tables(c), name);
+    } catch (SQLException e) {
+      throw new CallerException(name + ": " + dialect.errorText(e));
+    }
   }
 
   /**

@@ -143,8 +143,10 @@ public final class DatabaseRegistry implements AutoCloseable {
   }
 
   /**
-   * Opens the logins of the accounts {@code database} names with a user of their own, each on its
-   * own pools; one that cannot log in is refused at use with the reason, and the rest still serve.
+   * Opens the pools of the accounts {@code database} names with a role or a user of their own: no
+   * server session ever serves two identities, so nothing one leaves on a session (its prepared
+   * statements, which {@code pg_prepared_statements} lists whatever the role) reaches another. One
+   * that cannot log in is refused at use with the reason, and the rest still serve.
    */
   private Database withLogins(String name, Database database) {
     database
@@ -152,18 +154,19 @@ public final class DatabaseRegistry implements AutoCloseable {
         .accounts()
         .forEach(
             (key, entry) -> {
-              if (entry.user().isBlank()) {
+              if (!entry.tables().isEmpty()) {
                 return;
               }
               ConnectionConfig c = database.config();
+              boolean ownUser = !entry.user().isBlank();
               ConnectionConfig own =
                   new ConnectionConfig(
                       c.type(),
                       c.description(),
                       c.url(),
                       c.path(),
-                      entry.user(),
-                      entry.passwordEnv(),
+                      ownUser ? entry.user() : c.user(),
+                      ownUser ? entry.passwordEnv() : c.passwordEnv(),
                       c.demo(),
                       c.maxRows(),
                       c.maxChars(),
@@ -177,12 +180,12 @@ public final class DatabaseRegistry implements AutoCloseable {
                       c.threads(),
                       Map.of());
               try {
-                database.login(key, Database.loginOf(connect(name, own), key, entry.user()));
+                database.login(key, Database.accountOf(connect(name, own), key, entry));
               } catch (Exception e) {
                 String reason = Database.firstLine(e.getMessage());
                 database.loginFailed(key, reason);
                 LOG.warn(
-                    "connection {} cannot log in as the user of account {}: {}", name, key, reason);
+                    "connection {} cannot open the pools of account {}: {}", name, key, reason);
               }
             });
     return database;

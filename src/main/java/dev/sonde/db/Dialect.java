@@ -219,6 +219,15 @@ public abstract class Dialect {
     return sql;
   }
 
+  /**
+   * What the engine's plan of {@code statement} reads, as the engine itself resolved it (views
+   * expanded, macros inlined, names bound): each table it scans and each table function or other
+   * source it calls. Null when the engine does not say; an allow-list needs it.
+   */
+  public PlannedReads plannedReads(Connection connection, String statement) throws SQLException {
+    return null;
+  }
+
   /** The engine's own parser, when it offers one for SELECT statements; null otherwise. */
   public SqlGuard.EngineParser engineParser(Connection connection) {
     return null;

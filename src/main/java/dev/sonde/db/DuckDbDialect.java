@@ -9,7 +9,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * DuckDB: reads run in {@code BEGIN TRANSACTION READ ONLY} (Sonde itself writes the same file, so
@@ -36,6 +38,66 @@ final class DuckDbDialect extends Dialect {
   @Override
   public FunctionPolicy functionPolicy(Connection connection) throws SQLException {
     return FunctionPolicy.duckdb(guardProfile().denylist(), connection);
+  }
+
+  /**
+   * The JSON plan's scans: a node naming a {@code Table} scans it, one naming a {@code Function}
+   * calls it, and any other node whose name ends in {@code _SCAN} and is not one of the engine's
+   * scans of its own intermediate results reads a source the plan does not name.
+   */
+  @Override
+  public PlannedReads plannedReads(Connection connection, String statement) throws SQLException {
+    JsonArray plan;
+    // prepared: DuckDB's JDBC driver hides a plain statement's error
+    try (PreparedStatement st = connection.prepareStatement("EXPLAIN (FORMAT json) " + statement);
+        ResultSet rs = st.executeQuery()) {
+      plan = new JsonArray();
+      while (rs.next()) {
+        plan.addAll(new JsonArray(rs.getString(2)));
+      }
+    }
+    List<TableRef> tables = new ArrayList<>();
+    List<String> others = new ArrayList<>();
+    planned(plan, tables, others);
+    return new PlannedReads(tables, others);
+  }
+
+  /** DuckDB's scans of what the plan itself made: no data of any table beyond it. */
+  private static final Set<String> OWN_SCANS =
+      Set.of(
+          "DUMMY_SCAN",
+          "COLUMN_DATA_SCAN",
+          "CTE_SCAN",
+          "RECURSIVE_CTE_SCAN",
+          "DELIM_SCAN",
+          "CHUNK_SCAN",
+          "EMPTY_RESULT",
+          "EXPRESSION_SCAN",
+          "RECURSIVE_RECURRING_CTE_SCAN");
+
+  private static void planned(Object node, List<TableRef> tables, List<String> others) {
+    if (node instanceof JsonArray array) {
+      array.forEach(child -> planned(child, tables, others));
+      return;
+    }
+    if (!(node instanceof JsonObject operator)) {
+      return;
+    }
+    String name = operator.getString("name", "");
+    JsonObject info =
+        operator.getValue("extra_info") instanceof JsonObject extra ? extra : new JsonObject();
+    if (info.getValue("Table") instanceof String table) {
+      String[] parts = table.split("\\.", 3);
+      tables.add(
+          parts.length == 3
+              ? new TableRef(parts[0], parts[1], parts[2], "TABLE")
+              : new TableRef(null, null, table, "TABLE"));
+    } else if (info.getValue("Function") instanceof String function) {
+      others.add(function);
+    } else if (name.endsWith("_SCAN") && !OWN_SCANS.contains(name)) {
+      others.add(name);
+    }
+    planned(operator.getValue("children"), tables, others);
   }
 
   @Override

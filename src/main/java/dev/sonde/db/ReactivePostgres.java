@@ -98,11 +98,6 @@ final class ReactivePostgres {
     String begin() {
       return setRole == null ? "BEGIN READ ONLY" : "BEGIN READ ONLY; " + setRole;
     }
-
-    /** Statements prepared as one role are kept apart from another's. */
-    String keyOf(String text) {
-      return setRole == null ? text : setRole + "\n" + text;
-    }
   }
 
   /**
@@ -211,10 +206,9 @@ final class ReactivePostgres {
     // a described statement stays on the session only when its text is the one sent next time
     boolean describedKept = described != null && shape.text().equals(statement);
     if (describedKept) {
-      prepared.keep(call.keyOf(statement), described);
+      prepared.keep(statement, described);
     }
-    PreparedStatement known =
-        described != null ? described : once ? null : prepared.get(call.keyOf(text));
+    PreparedStatement known = described != null ? described : once ? null : prepared.get(text);
     Future<PreparedStatement> ready =
         once || known != null ? Future.succeededFuture(known) : connection.prepare(text);
     return ready.transform(
@@ -232,7 +226,7 @@ final class ReactivePostgres {
             described.close();
           }
           if (ps.succeeded() && ps.result() != null && known == null) {
-            prepared.keep(call.keyOf(text), ps.result());
+            prepared.keep(text, ps.result());
           }
           // queued behind the read, so it needs no round trip of its own
           Future<Void> rolledBack = rollback(connection);
@@ -247,7 +241,7 @@ final class ReactivePostgres {
                     stop.disarm();
                     if (done.failed() && ps.succeeded() && ps.result() != null) {
                       // it may be what failed (a table changed under it): prepare it anew
-                      prepared.forget(call.keyOf(text));
+                      prepared.forget(text);
                     }
                     boolean changed = wasKept && changedColumns(done.cause());
                     if (changed) {

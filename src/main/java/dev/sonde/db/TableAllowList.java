@@ -31,7 +31,7 @@ final class TableAllowList {
   static TableAllowList of(List<String> tables) {
     List<String[]> entries = new ArrayList<>();
     for (String table : tables) {
-      entries.add(table.toLowerCase(Locale.ROOT).split("\\."));
+      entries.add(table.split("\\."));
     }
     return new TableAllowList(List.copyOf(entries));
   }
@@ -47,14 +47,13 @@ final class TableAllowList {
 
   private static boolean matches(String[] entry, TableRef table) {
     String name = entry[entry.length - 1];
-    if (!name.equals("*") && !name.equalsIgnoreCase(table.name())) {
+    if (!name.equals("*") && !same(name, table.name())) {
       return false;
     }
     return switch (entry.length) {
       case 1 -> !name.equals("*");
-      case 2 -> entry[0].equalsIgnoreCase(table.schema());
-      default ->
-          entry[0].equalsIgnoreCase(table.catalog()) && entry[1].equalsIgnoreCase(table.schema());
+      case 2 -> same(entry[0], table.schema());
+      default -> same(entry[0], table.catalog()) && same(entry[1], table.schema());
     };
   }
 
@@ -93,21 +92,61 @@ final class TableAllowList {
     }
   }
 
+  /**
+   * Refuses a read whose plan, as the engine resolved it, reads a table the list does not hold (a
+   * view counts as the tables it reads) or calls a table function that is not a generator: the wall
+   * behind the parse tree's check, for what a parser's tree does not show.
+   */
+  void checkPlan(PlannedReads reads, List<TableRef> all, String connection) {
+    for (String source : reads.others()) {
+      if (!GENERATORS.contains(source.toLowerCase(Locale.ROOT))) {
+        throw denied(connection, "for " + source.toLowerCase(Locale.ROOT));
+      }
+    }
+    for (TableRef scanned : reads.tables()) {
+      boolean known =
+          all.stream()
+              .anyMatch(
+                  t ->
+                      (scanned.catalog() == null || same(scanned.catalog(), t.catalog()))
+                          && (scanned.schema() == null || same(scanned.schema(), t.schema()))
+                          && same(scanned.name(), t.name())
+                          && allows(t));
+      if (!known) {
+        throw denied(connection, "for table " + scanned.name());
+      }
+    }
+  }
+
+  /**
+   * Names compared as DuckDB and SQLite compare them: ASCII letters in either case, anything else
+   * exactly (neither engine folds 'Ä' to 'ä').
+   */
+  static boolean same(String a, String b) {
+    if (a == null || b == null || a.length() != b.length()) {
+      return false;
+    }
+    for (int i = 0; i < a.length(); i++) {
+      char x = a.charAt(i);
+      char y = b.charAt(i);
+      if (x != y && !(x < 128 && y < 128 && Character.toLowerCase(x) == Character.toLowerCase(y))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Whether a reference written as {@code parts} could name {@code table}. */
   private static boolean couldMean(List<String> parts, TableRef table) {
     int n = parts.size();
-    if (!parts.get(n - 1).equalsIgnoreCase(table.name())) {
+    if (!same(parts.get(n - 1), table.name())) {
       return false;
     }
     return switch (n) {
       case 1 -> true;
       // DuckDB reads a.t as schema a, or as catalog a's default schema
-      case 2 ->
-          parts.get(0).equalsIgnoreCase(table.schema())
-              || parts.get(0).equalsIgnoreCase(table.catalog());
-      default ->
-          parts.get(0).equalsIgnoreCase(table.catalog())
-              && parts.get(1).equalsIgnoreCase(table.schema());
+      case 2 -> same(parts.get(0), table.schema()) || same(parts.get(0), table.catalog());
+      default -> same(parts.get(0), table.catalog()) && same(parts.get(1), table.schema());
     };
   }
 

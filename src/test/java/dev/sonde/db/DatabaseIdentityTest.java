@@ -82,6 +82,12 @@ class DatabaseIdentityTest {
           GRANT SELECT ON shared_sales TO alice_role, bob_role, dave_user;
           GRANT SELECT ON bob_only TO bob_role;
           GRANT SELECT ON alice_readings, categories, products, stores, inventory TO alice_role;
+          CREATE OR REPLACE FUNCTION peek(shared_sales) RETURNS text LANGUAGE sql STABLE
+            SECURITY DEFINER AS $f$ SELECT note FROM bob_only LIMIT 1 $f$;
+          CREATE OR REPLACE FUNCTION peek_as_bob() RETURNS text LANGUAGE sql STABLE
+            SET role = 'bob_role' AS $f$ SELECT note FROM bob_only LIMIT 1 $f$;
+          CREATE OR REPLACE FUNCTION peek_as_login() RETURNS text LANGUAGE sql STABLE
+            SET role = 'ident_login' AS $f$ SELECT current_user::text $f$;
           """
               .formatted(BOB_SECRET));
     }
@@ -241,10 +247,18 @@ class DatabaseIdentityTest {
             "SET SESSION AUTHORIZATION postgres",
             "SELECT 1; SET ROLE bob_role",
             "SELECT * FROM dblink('dbname=ident', 'SELECT note FROM bob_only') AS t(note text)",
-            "SELECT query_to_xml('SELECT note FROM bob_only', true, false, '')");
+            "SELECT query_to_xml('SELECT note FROM bob_only', true, false, '')",
+            // functions an operator made that run as someone else, called every way PostgreSQL
+            // calls them: by attribute notation too
+            "SELECT s.peek FROM shared_sales s",
+            "SELECT (s).peek FROM shared_sales s",
+            "SELECT peek(s) FROM shared_sales s",
+            "SELECT peek_as_bob()",
+            "SELECT \"peek_as_bob\"()",
+            "SELECT public.peek_as_login()");
     for (String connection : List.of("ident", "identjdbc")) {
       for (String escape : escapes) {
-        alice.call("execute_query", sql(connection, escape));
+        kept(alice.call("execute_query", sql(connection, escape)));
         JsonObject after = kept(alice.ok("execute_query", sql(connection, WHO)));
         assertEquals("alice_role/ident_login", value(after), escape);
         String refused =
@@ -261,6 +275,27 @@ class DatabaseIdentityTest {
                     + " AND usename = 'ident_login' AND state = 'idle in transaction'")) {
       rs.next();
       assertEquals(0, rs.getLong(1), "a session of Sonde's was left inside a transaction");
+    }
+  }
+
+  /**
+   * A server session serves one identity: what bob's reads leave on it (the statements it prepared,
+   * which pg_prepared_statements lists whatever the role) never reaches alice.
+   */
+  @Test
+  void noServerSessionServesTwoAccounts() {
+    for (String connection : List.of("ident", "identjdbc")) {
+      for (int i = 0; i < 3; i++) {
+        bob.ok(
+            "execute_query",
+            sql(connection, "SELECT count(*) FROM bob_only WHERE note = '" + BOB_SECRET + "'"));
+      }
+      for (int i = 0; i < 6; i++) {
+        String seen =
+            kept(alice.ok("execute_query", sql(connection, "SELECT * FROM pg_prepared_statements")))
+                .encode();
+        assertFalse(seen.contains(BOB_SECRET), seen);
+      }
     }
   }
 

@@ -57,6 +57,7 @@ class TableAllowListTest {
           CREATE TABLE sales.payroll (name VARCHAR, salary INTEGER);
           INSERT INTO sales.payroll VALUES ('%s', 1);
           CREATE VIEW customer_mails AS SELECT email FROM customers;
+          CREATE VIEW vip AS SELECT * FROM customers WHERE email = '%s';
           CREATE MACRO leak() AS (SELECT max(email) FROM customers);
           CREATE MACRO leak_rows() AS TABLE SELECT email FROM customers;
           CREATE TABLE readings (sensor VARCHAR NOT NULL, read_at TIMESTAMP NOT NULL, reading DOUBLE);
@@ -66,7 +67,7 @@ class TableAllowListTest {
             reading DOUBLE);
           INSERT INTO secret_readings VALUES ('%s', TIMESTAMP '2024-10-28 00:00:00', 1);
           """
-              .formatted(SECRET, SECRET, SECRET));
+              .formatted(SECRET, SECRET, SECRET, SECRET));
     }
     Path sqlite = folder.resolve("chinook.sqlite");
     Files.copy(
@@ -186,7 +187,14 @@ class TableAllowListTest {
         "SELECT * FROM query_table('customers')",
         "SELECT * FROM query('SELECT * FROM customers')",
         "SELECT * FROM secret_readings",
-        "SELECT * FROM \"main.customers\""
+        "SELECT * FROM \"main.customers\"",
+        // a WITH name out of its scope, where the name is the engine's catalogue
+        "SELECT sql FROM (WITH duckdb_views AS (SELECT 1) SELECT 1) t, duckdb_views",
+        "SELECT table_name, column_name FROM (WITH duckdb_columns AS (SELECT 1) SELECT 1) t,"
+            + " duckdb_columns",
+        "SELECT * FROM (WITH customers AS (SELECT 1) SELECT 1) t, customers",
+        // a built-in macro whose body reads the catalogue
+        "SELECT pg_get_viewdef(i) FROM range(0, 2000) r(i) WHERE pg_get_viewdef(i) LIKE '%secret%'"
       })
   void everyWayToNameAnotherTableIsRefused(String attack) {
     String refusal = refused("execute_query", sql("shop", attack));
@@ -242,7 +250,20 @@ class TableAllowListTest {
         "SELECT * FROM Album WHERE AlbumId IN (SELECT CustomerId FROM Customer)",
         "WITH Customer AS (SELECT 1) SELECT * FROM Customer",
         "WITH c AS (SELECT Email FROM Customer) SELECT * FROM c",
-        "SELECT Title FROM Album UNION SELECT Email FROM Customer"
+        "SELECT Title FROM Album UNION SELECT Email FROM Customer",
+        // where JSqlParser's tree shows no table: an aggregate's ORDER BY, a table after IN
+        "WITH RECURSIVE p(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM p WHERE i < 40),"
+            + " c(k) AS (SELECT 32 UNION ALL SELECT k + 1 FROM c WHERE k < 126)"
+            + " SELECT substr(group_concat(char(k), '' ORDER BY (SELECT CASE WHEN"
+            + " unicode(substr(Email, i, 1)) = k THEN i ELSE 1000 END FROM Customer"
+            + " WHERE CustomerId = 1)), 1, 40) FROM p, c",
+        "SELECT (1, 'Rock') IN Genre AS hit, (1, 'Jazz') IN main.Genre AS miss",
+        // a WITH name out of its scope; virtual tables
+        "SELECT sql FROM (WITH sqlite_master AS (SELECT 1) SELECT 1), sqlite_master",
+        "SELECT name FROM (WITH pragma_table_info AS (SELECT 1) SELECT 1), pragma_table_info"
+            + " WHERE arg = 'Employee'",
+        "SELECT * FROM dbstat",
+        "SELECT * FROM pragma_compile_options"
       })
   void sqliteReadsOnlyItsListToo(String attack) {
     String refusal = refused("execute_query", sql("music", attack));

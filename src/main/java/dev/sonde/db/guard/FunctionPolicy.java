@@ -174,25 +174,36 @@ public final class FunctionPolicy implements FunctionJudge {
   private final Set<String> known;
   private final Set<String> userMacros;
 
-  private FunctionPolicy(Map<String, String> refused, Set<String> known, Set<String> userMacros) {
+  /** Functions that run as another role: refused wherever their name stands (t.f calls f). */
+  private final Set<String> otherRoles;
+
+  private FunctionPolicy(
+      Map<String, String> refused,
+      Set<String> known,
+      Set<String> userMacros,
+      Set<String> otherRoles) {
     this.refused = Map.copyOf(refused);
     this.known = known == null ? null : Set.copyOf(known);
     this.userMacros = Set.copyOf(userMacros);
+    this.otherRoles = Set.copyOf(otherRoles);
   }
 
   /** The engine's fixed denylist and the text-running functions, with no catalogue behind them. */
   public static FunctionPolicy fixed(Set<String> denylist) {
-    return new FunctionPolicy(base(denylist), null, Set.of());
+    return new FunctionPolicy(base(denylist), null, Set.of(), Set.of());
   }
 
   /** PostgreSQL's judgement from {@code pg_proc}: volatility, and whether it runs as its owner. */
   public static FunctionPolicy postgres(Set<String> denylist, Connection connection)
       throws SQLException {
+    // a function that sets the role or session user as it runs is another role's too
     List<CatalogFunction> catalog =
         catalog(
             connection,
-            "SELECT proname, bool_or(provolatile = 'v'), bool_or(prosecdef), false, false"
-                + " FROM pg_catalog.pg_proc GROUP BY proname");
+            "SELECT proname, bool_or(provolatile = 'v'),"
+                + " bool_or(prosecdef OR EXISTS (SELECT 1 FROM unnest(proconfig) AS c(setting)"
+                + " WHERE lower(setting) LIKE 'role=%' OR lower(setting) LIKE 'session_authorization=%')),"
+                + " false, false FROM pg_catalog.pg_proc GROUP BY proname");
     // keywords and type names stand before a parenthesis too: IN (...), numeric(10, 2)
     Set<String> otherNames =
         names(
@@ -265,6 +276,7 @@ public final class FunctionPolicy implements FunctionJudge {
     Map<String, String> refused = base(denylist);
     Set<String> known = new HashSet<>(otherNames);
     Set<String> userMacros = new HashSet<>();
+    Set<String> otherRoles = new HashSet<>();
     for (CatalogFunction function : catalog) {
       String name = function.name().toLowerCase(Locale.ROOT);
       known.add(name);
@@ -275,7 +287,9 @@ public final class FunctionPolicy implements FunctionJudge {
         continue;
       }
       if (function.ownersRights()) {
-        refused.put(name, "it runs with its owner's rights (SECURITY DEFINER)");
+        otherRoles.add(name);
+        refused.put(
+            name, "it runs as another role (SECURITY DEFINER, or a SET role in its definition)");
       } else if (function.volatileKind() && !harmlessVolatile.contains(name)) {
         refused.put(
             name,
@@ -288,7 +302,7 @@ public final class FunctionPolicy implements FunctionJudge {
             name, "it is not on Sonde's list of table functions that only read the database");
       }
     }
-    return new FunctionPolicy(refused, known, userMacros);
+    return new FunctionPolicy(refused, known, userMacros, otherRoles);
   }
 
   private static Map<String, String> base(Set<String> denylist) {
@@ -311,6 +325,11 @@ public final class FunctionPolicy implements FunctionJudge {
     return reason == null
         ? null
         : folded + "() is not allowed: " + reason + "; query the tables directly";
+  }
+
+  @Override
+  public String nameRefusal(String name) {
+    return otherRoles.contains(name.toLowerCase(Locale.ROOT)) ? refusal(name) : null;
   }
 
   /**

@@ -196,6 +196,12 @@ public final class SqlGuard {
     for (String call : scan.calls()) {
       refuseIfDenied(call, functions);
     }
+    for (String name : scan.names()) {
+      String refusal = functions.nameRefusal(name);
+      if (refusal != null) {
+        throw new GuardRefusal(refusal);
+      }
+    }
     return scan;
   }
 

@@ -16,14 +16,16 @@ public final class SqlLexer {
   /**
    * The statements (comments kept, blank ones dropped); the same with comments blanked out; the
    * same with strings also replaced by {@code 's'} and escaped identifiers written plainly (for
-   * parsers that only need the shape); the functions called; the first word; whether every
-   * parenthesis outside strings and comments closes one opened before it; or the problem.
+   * parsers that only need the shape); the functions called; every name it holds (unquoted); the
+   * first word; whether every parenthesis outside strings and comments closes one opened before it;
+   * or the problem.
    */
   public record Scan(
       List<String> statements,
       List<String> withoutComments,
       List<String> neutral,
       Set<String> calls,
+      Set<String> names,
       String firstWord,
       boolean balanced,
       String problem) {}
@@ -36,6 +38,7 @@ public final class SqlLexer {
   private final StringBuilder plainText = new StringBuilder();
   private final StringBuilder neutralText = new StringBuilder();
   private final Set<String> calls = new LinkedHashSet<>();
+  private final Set<String> names = new LinkedHashSet<>();
 
   /** Where a {@code ?} stands outside strings, identifiers and comments. */
   private final List<Integer> questionMarks = new ArrayList<>();
@@ -58,6 +61,12 @@ public final class SqlLexer {
     this.rules = rules;
   }
 
+  /** Notes {@code name} as a name the text holds, for the judge of names that call (x.f). */
+  private String named(String name) {
+    names.add(name);
+    return name;
+  }
+
   public static Scan scan(String sql, LexerRules rules) {
     SqlLexer lexer = new SqlLexer(sql, rules);
     String problem = lexer.run();
@@ -66,6 +75,7 @@ public final class SqlLexer {
         lexer.withoutComments,
         lexer.neutral,
         lexer.calls,
+        lexer.names,
         lexer.firstWord,
         !lexer.closedUnopened && lexer.depth == 0,
         problem);
@@ -196,7 +206,7 @@ public final class SqlLexer {
       if (!skipString('`', false)) {
         return "unclosed quoted identifier";
       }
-      pendingName = quotedName(sql.substring(start, pos - 1).replace("``", "`"));
+      pendingName = named(quotedName(sql.substring(start, pos - 1).replace("``", "`")));
       return null;
     }
     if (c == '[' && rules.bracketIdentifiers()) {
@@ -204,7 +214,7 @@ public final class SqlLexer {
       if (end < 0) {
         return "unclosed quoted identifier";
       }
-      pendingName = quotedName(sql.substring(pos + 1, end));
+      pendingName = named(quotedName(sql.substring(pos + 1, end)));
       pos = end + 1;
       return null;
     }
@@ -242,7 +252,7 @@ public final class SqlLexer {
       if (firstWord == null) {
         firstWord = word.toUpperCase(Locale.ROOT);
       }
-      pendingName = unquotedName(word);
+      pendingName = named(unquotedName(word));
       return null;
     }
     if (c == '(' && pendingName != null) {
@@ -383,7 +393,7 @@ public final class SqlLexer {
       if (decoded.isEmpty()) {
         return "zero-length quoted identifier";
       }
-      pendingName = quotedName(decoded);
+      pendingName = named(quotedName(decoded));
       decodedIdentifier = decoded;
       consumedString = false;
     } else {
