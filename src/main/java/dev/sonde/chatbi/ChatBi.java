@@ -380,8 +380,16 @@ public final class ChatBi {
 
   /** The rows keyed by column, with their count and whether there were more. */
   private static JsonObject data(Run run, JsonObject result, boolean truncated, long actual) {
+    // rows are keyed by column: a name the SQL gives twice is told apart, never overwritten
     List<String> columns = new ArrayList<>();
-    result.getJsonArray("columns").forEach(c -> columns.add(((JsonObject) c).getString("name")));
+    for (Object c : result.getJsonArray("columns")) {
+      String name = ((JsonObject) c).getString("name");
+      String unique = name;
+      for (int n = 2; columns.contains(unique); n++) {
+        unique = name + "_" + n;
+      }
+      columns.add(unique);
+    }
     JsonArray rows = new JsonArray();
     for (Object r : result.getJsonArray("rows")) {
       JsonArray row = (JsonArray) r;

@@ -15,6 +15,10 @@ import java.util.regex.Pattern;
 final class Cues {
   private Cues() {}
 
+  /** A counter or unit between a number and its comparison: "20개 미만", "5分以上", "3曲以上". */
+  private static final String COUNTER =
+      "(?:개|명|건|곡|원|달러|분|초|년|개월|個|件|人|円|元|美元|ドル|曲|枚|分|秒|年|か月|ヶ月|首|张|位|名)?\\s*";
+
   /** Small counts spelled out in English: "the five largest". */
   private static final String NUMBER_WORDS =
       "one|two|three|four|five|six|seven|eight|nine|ten|twenty";
@@ -46,7 +50,7 @@ final class Cues {
       Pattern.compile(
           "(?i)\\b(?:highest|most|largest|biggest|best|top|greatest|lowest|least|fewest|smallest|worst"
               + "|longest|shortest|tallest|densest|sparsest|oldest|newest|cheapest)\\b"
-              + "|最高|最多|最大|最好|最低|最少|最小|最も|一番|가장|제일");
+              + "|最高|最多|最大|最好|最低|最少|最小|最も|一番|いちばん|가장|제일");
 
   /** Groups above the average over the groups: "more than average", "高于平均". */
   static final Pattern ABOVE_AVERAGE =
@@ -66,13 +70,17 @@ final class Cues {
   static final Pattern MORE_THAN_NUMBER =
       Pattern.compile(
           "(?i)(?:more|greater|higher|over|above)\\s+than\\s+(\\d+(?:\\.\\d+)?)|(?:超过|多于|大于|高于)\\s*(\\d+(?:\\.\\d+)?)"
-              + "|(\\d+(?:\\.\\d+)?)\\s*(?:以上|이상|を超える|초과)");
+              + "|(\\d+(?:\\.\\d+)?)\\s*"
+              + COUNTER
+              + "(?:以上|이상|を超える|を超え|초과|より多|より大き)");
 
   /** Groups below a number: "fewer than 5", "少于5", "5未満". */
   private static final Pattern LESS_THAN_NUMBER =
       Pattern.compile(
           "(?i)(?:less|fewer|lower|under|below)\\s+than\\s+(\\d+(?:\\.\\d+)?)|(?:少于|低于|小于|不到)\\s*(\\d+(?:\\.\\d+)?)"
-              + "|(\\d+(?:\\.\\d+)?)\\s*(?:以下|이하|未満|미만)");
+              + "|(\\d+(?:\\.\\d+)?)\\s*"
+              + COUNTER
+              + "(?:以下|이하|未満|미만|より少な|より小さ|より短)");
 
   /** "top ... with the most": "top" marks the ranking the superlative after it says. */
   static final Pattern TOP_WITH_THE =
@@ -176,6 +184,33 @@ final class Cues {
   /** Capitalised words that name nothing: question words, "Top", "The". */
   static final Set<String> COMMON_CAPITALISED =
       Set.of("What", "Which", "Who", "How", "List", "Show", "Give", "Top", "The", "And", "Of");
+
+  /** Every cue: what a question's words may be accounted for by ({@link WordAccount}). */
+  static List<Pattern> all() {
+    return List.of(
+        TOP_N,
+        ASCENDING,
+        SUPERLATIVE,
+        ABOVE_AVERAGE,
+        BELOW_AVERAGE,
+        MORE_THAN_NUMBER,
+        LESS_THAN_NUMBER,
+        TOP_WITH_THE,
+        EVERY,
+        THAN,
+        RANK_OR_COMPARE,
+        AVERAGE,
+        TOTAL,
+        MAXIMUM,
+        MINIMUM,
+        COUNT,
+        DISTINCT,
+        SHARE,
+        GROUPING,
+        LISTING,
+        PER_PERIOD,
+        HOW_MUCH);
+  }
 
   /** year, quarter, month, week or day when the question asks per one; else null. */
   static String period(String q) {

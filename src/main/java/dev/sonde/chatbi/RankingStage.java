@@ -16,9 +16,8 @@ import java.util.regex.Matcher;
  */
 final class RankingStage {
   /** A list without a top N shows at most this many rows. */
-  private static final int LIST_LIMIT = 200;
-
   private final Grounding grounding;
+
   private final Refusals refusals;
 
   RankingStage(Grounding grounding, Refusals refusals) {
@@ -70,7 +69,8 @@ final class RankingStage {
                 + " measure column of domain "
                 + grounding.ontology().domain());
       }
-      d.limit = d.n != null ? d.n : LIST_LIMIT;
+      // a list without N is cut by the answer's row cap, which says so (truncated, actualRows)
+      d.limit = d.n;
     }
   }
 

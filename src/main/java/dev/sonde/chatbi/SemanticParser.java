@@ -59,7 +59,8 @@ final class SemanticParser {
     measures.ownValuePerRow(d);
     ranking.order(d);
     measures.rowsCountedWithoutKey(d);
-    return d.plan(orderTables(d.used, d.measures));
+    WordAccount.check(d, grounding);
+    return FanTrap.check(d.plan(orderTables(d.used, d.measures)), ontology);
   }
 
   String sql(QueryPlan plan) {
