@@ -656,9 +656,17 @@ public final class Database {
 
               @Override
               public String nameRefusal(String named) {
-                // the catalogue as last read: most names are columns and tables, never read for
+                // the catalogue as last read: most names are columns and tables, never read for;
+                // an allow-list's reads see a type created since, once the catalogue is read again
                 FunctionPolicy known = functions;
-                return (known != null ? known : functions(c, named)).nameRefusal(named);
+                FunctionPolicy policy =
+                    known != null && identity.allowList() == null ? known : functions(c, named);
+                return identity.allowList() != null && policy.isUserType(named)
+                    ? named
+                        + " is not allowed: it is a type created in the database, whose definition"
+                        + " is the catalogue's (an ENUM's labels), not your tables'; compare the"
+                        + " column with text instead"
+                    : policy.nameRefusal(named);
               }
             },
             identity.allowList() == null ? TableJudge.ANY : tableJudge(c));

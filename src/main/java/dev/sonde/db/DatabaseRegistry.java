@@ -126,7 +126,7 @@ public final class DatabaseRegistry implements AutoCloseable {
 
   private void tryOpen(String name, ConnectionConfig connection) {
     try {
-      open.put(name, withLogins(name, connect(name, connection)));
+      open.put(name, withLogins(name, connect(name, connection, null)));
       failed.remove(name);
       preparing.remove(name);
     } catch (Exception e) {
@@ -180,7 +180,8 @@ public final class DatabaseRegistry implements AutoCloseable {
                       c.threads(),
                       Map.of());
               try {
-                database.login(key, Database.accountOf(connect(name, own), key, entry));
+                database.login(
+                    key, Database.accountOf(connect(name, own, entry.role()), key, entry));
               } catch (Exception e) {
                 String reason = Database.firstLine(e.getMessage());
                 database.loginFailed(key, reason);
@@ -191,7 +192,12 @@ public final class DatabaseRegistry implements AutoCloseable {
     return database;
   }
 
-  private Database connect(String name, ConnectionConfig c) throws SQLException {
+  /**
+   * Opens {@code c}; {@code accountRole} is the role an account's transactions set ("" for its own
+   * login), null for the connection's own login.
+   */
+  private Database connect(String name, ConnectionConfig c, String accountRole)
+      throws SQLException {
     int poolSize = config.jobs().workerPoolSize();
     return switch (c.type()) {
       case "duckdb" -> {
@@ -202,7 +208,8 @@ public final class DatabaseRegistry implements AutoCloseable {
       case "jdbc" -> {
         Dialect dialect = jdbcDialect(c.url(), c.queryTimeoutSeconds());
         PooledSource source = jdbcSource(c, dialect, c.url(), c.user(), password(c));
-        yield privileged(new Database(vertx, name, c, dialect, source, null, workers), source);
+        yield privileged(
+            new Database(vertx, name, c, dialect, source, null, workers), source, accountRole);
       }
       case "postgres" -> {
         PostgresUrl url = PostgresUrl.parse(c.url(), c.user(), password(c));
@@ -211,7 +218,8 @@ public final class DatabaseRegistry implements AutoCloseable {
         PooledSource source = jdbcSource(c, dialect, url.jdbcUrl(), url.user(), url.password());
         ReactivePostgres reads =
             new ReactivePostgres(vertx, name, url, poolSize, c.queryTimeoutSeconds());
-        yield privileged(new Database(vertx, name, c, dialect, source, reads, workers), source);
+        yield privileged(
+            new Database(vertx, name, c, dialect, source, reads, workers), source, accountRole);
       }
       default -> throw new SQLException("unknown connection type " + c.type());
     };
@@ -220,15 +228,27 @@ public final class DatabaseRegistry implements AutoCloseable {
   /**
    * On PostgreSQL, the role's privileges beyond reading data (superuser, running programs, reading
    * or writing server files), logged once here and shown by health_check; the connection still
-   * serves.
+   * serves. An account's identity is refused when it may run a function as another role without
+   * naming it (see {@link PostgresDialect#unnamedOwnerRights}).
    */
-  private static Database privileged(Database database, PooledSource source) throws SQLException {
+  private static Database privileged(Database database, PooledSource source, String accountRole)
+      throws SQLException {
     if (!database.dialectName().equals("postgres")) {
       return database;
     }
     List<String> privileges;
     try (java.sql.Connection c = source.borrow()) {
       privileges = PostgresDialect.privileges(c);
+      List<String> unnamed =
+          accountRole == null ? List.of() : PostgresDialect.unnamedOwnerRights(c, accountRole);
+      if (!unnamed.isEmpty()) {
+        throw new SQLException(
+            (accountRole.isBlank() ? "the account's login" : "role " + accountRole)
+                + " may run "
+                + String.join("; ", unnamed)
+                + ", each as its owner, without naming it, which the guard cannot refuse; REVOKE"
+                + " EXECUTE on each FROM PUBLIC and from the role");
+      }
     } catch (SQLException e) {
       database.close();
       throw e;

@@ -179,6 +179,47 @@ final class PostgresDialect extends Dialect {
     return out;
   }
 
+  /**
+   * The functions that run as another role (SECURITY DEFINER, or a SET role) which {@code role}
+   * ("", the login itself) may execute without naming them: behind a cast, an operator (or its
+   * estimators), a type's input or output, or a domain's check. The guard refuses such a function
+   * by its name; these it never sees.
+   */
+  static List<String> unnamedOwnerRights(Connection connection, String role) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (PreparedStatement st =
+        connection.prepareStatement(
+            """
+            SELECT DISTINCT p.oid::regprocedure::text || ' (behind '
+                   || CASE d.classid WHEN 'pg_catalog.pg_cast'::regclass THEN 'a cast'
+                                     WHEN 'pg_catalog.pg_operator'::regclass THEN 'an operator'
+                                     WHEN 'pg_catalog.pg_type'::regclass THEN 'a type'
+                                     ELSE 'a domain''s check' END || ')'
+              FROM pg_catalog.pg_depend d
+              JOIN pg_catalog.pg_proc p
+                ON d.refclassid = 'pg_catalog.pg_proc'::regclass AND d.refobjid = p.oid
+             WHERE (d.classid IN ('pg_catalog.pg_cast'::regclass,
+                                  'pg_catalog.pg_operator'::regclass,
+                                  'pg_catalog.pg_type'::regclass)
+                    OR (d.classid = 'pg_catalog.pg_constraint'::regclass
+                        AND EXISTS (SELECT 1 FROM pg_catalog.pg_constraint k
+                                     WHERE k.oid = d.objid AND k.contypid <> 0)))
+               AND (p.prosecdef OR EXISTS (SELECT 1 FROM unnest(p.proconfig) AS c(setting)
+                     WHERE lower(setting) LIKE 'role=%'
+                        OR lower(setting) LIKE 'session_authorization=%'))
+               AND has_function_privilege(COALESCE(NULLIF(?, ''), current_user), p.oid, 'EXECUTE')
+             ORDER BY 1
+            """)) {
+      st.setString(1, role);
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          out.add(rs.getString(1));
+        }
+      }
+    }
+    return out;
+  }
+
   /** char(n) is left as it is: its length is declared, and a cast to text would trim it. */
   @Override
   protected boolean isLongText(String typeName) {

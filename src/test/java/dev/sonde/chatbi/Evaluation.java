@@ -113,7 +113,7 @@ final class Evaluation {
 
   /** The connection each new set's gold SQL runs on. */
   static String connectionOf(String set) {
-    return set.startsWith("chinook") ? "chinookgold" : "demogold";
+    return set.startsWith("chinook") ? "goldchinook" : "golddemo";
   }
 
   /**

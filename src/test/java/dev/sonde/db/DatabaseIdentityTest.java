@@ -47,6 +47,7 @@ class DatabaseIdentityTest {
   static ToolCalls bob;
   static ToolCalls carol;
   static ToolCalls dave;
+  static ToolCalls erin;
   static final List<String> answers = new ArrayList<>();
 
   @BeforeAll
@@ -67,8 +68,10 @@ class DatabaseIdentityTest {
               CREATE ROLE bob_role NOLOGIN; END IF;
             IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'dave_user') THEN
               CREATE ROLE dave_user LOGIN; END IF;
+            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'erin_role') THEN
+              CREATE ROLE erin_role NOLOGIN; END IF;
           END $$;
-          GRANT alice_role, bob_role TO ident_login;
+          GRANT alice_role, bob_role, erin_role TO ident_login;
           CREATE TABLE shared_sales (region text, amount int);
           INSERT INTO shared_sales VALUES ('north', 10), ('south', 20);
           CREATE TABLE bob_only (note text);
@@ -88,6 +91,17 @@ class DatabaseIdentityTest {
             SET role = 'bob_role' AS $f$ SELECT note FROM bob_only LIMIT 1 $f$;
           CREATE OR REPLACE FUNCTION peek_as_login() RETURNS text LANGUAGE sql STABLE
             SET role = 'ident_login' AS $f$ SELECT current_user::text $f$;
+          CREATE OR REPLACE FUNCTION tally_step(text, int) RETURNS text LANGUAGE sql STABLE
+            SECURITY DEFINER AS $f$ SELECT note FROM bob_only LIMIT 1 $f$;
+          CREATE OR REPLACE AGGREGATE tally(int) (SFUNC = tally_step, STYPE = text);
+          CREATE OR REPLACE FUNCTION peek_op(int, int) RETURNS text LANGUAGE sql STABLE
+            SECURITY DEFINER AS $f$ SELECT note FROM bob_only LIMIT 1 $f$;
+          CREATE OPERATOR ### (LEFTARG = int, RIGHTARG = int, FUNCTION = peek_op);
+          CREATE OR REPLACE FUNCTION peek_check(text) RETURNS boolean LANGUAGE sql STABLE
+            SECURITY DEFINER AS $f$ SELECT $1 = (SELECT note FROM bob_only LIMIT 1) $f$;
+          CREATE DOMAIN bob_guess AS text CHECK (peek_check(VALUE));
+          REVOKE EXECUTE ON FUNCTION peek_op(int, int), peek_check(text) FROM PUBLIC;
+          GRANT EXECUTE ON FUNCTION peek_op(int, int), peek_check(text) TO erin_role;
           """
               .formatted(BOB_SECRET));
     }
@@ -114,9 +128,10 @@ class DatabaseIdentityTest {
       config.put(at + "accounts.alice.role", "alice_role");
       config.put(at + "accounts.bob.role", "bob_role");
       config.put(at + "accounts.dave.user", "dave_user");
+      config.put(at + "accounts.erin.role", "erin_role");
     }
     List<String> tokens = new ArrayList<>();
-    for (String account : List.of("alice", "bob", "carol", "dave")) {
+    for (String account : List.of("alice", "bob", "carol", "dave", "erin")) {
       tokens.add(file.create(account, List.of("general"), null).token());
     }
     sonde = new InProcessSonde(config);
@@ -124,6 +139,7 @@ class DatabaseIdentityTest {
     bob = as(tokens.get(1));
     carol = as(tokens.get(2));
     dave = as(tokens.get(3));
+    erin = as(tokens.get(4));
   }
 
   private static ToolCalls as(String token) {
@@ -252,13 +268,21 @@ class DatabaseIdentityTest {
             // calls them: by attribute notation too
             "SELECT s.peek FROM shared_sales s",
             "SELECT (s).peek FROM shared_sales s",
+            "SELECT s.\"peek\" FROM shared_sales s",
             "SELECT peek(s) FROM shared_sales s",
             "SELECT peek_as_bob()",
             "SELECT \"peek_as_bob\"()",
-            "SELECT public.peek_as_login()");
+            "SELECT public.peek_as_login()",
+            // an aggregate whose step runs as its owner, and an operator and a domain whose
+            // functions alice may not execute
+            "SELECT tally(1)",
+            "SELECT public.tally(amount) FROM shared_sales",
+            "SELECT 1 ### 2",
+            "SELECT 'x'::bob_guess");
     for (String connection : List.of("ident", "identjdbc")) {
       for (String escape : escapes) {
-        kept(alice.call("execute_query", sql(connection, escape)));
+        JsonObject answer = kept(alice.call("execute_query", sql(connection, escape)));
+        assertFalse(answer.encode().contains(BOB_SECRET), escape + " → " + answer.encode());
         JsonObject after = kept(alice.ok("execute_query", sql(connection, WHO)));
         assertEquals("alice_role/ident_login", value(after), escape);
         String refused =
@@ -275,6 +299,24 @@ class DatabaseIdentityTest {
                     + " AND usename = 'ident_login' AND state = 'idle in transaction'")) {
       rs.next();
       assertEquals(0, rs.getLong(1), "a session of Sonde's was left inside a transaction");
+    }
+  }
+
+  /**
+   * A role that may run a function as its owner without naming it (behind an operator, a cast, a
+   * type or a domain's check) is not served: the guard refuses such functions by name only. The
+   * refusal names each function and what the operator must revoke; the other accounts still serve.
+   */
+  @Test
+  void aRoleThatMayRunAnOwnersFunctionUnnamedIsNotServed() {
+    for (String connection : List.of("ident", "identjdbc")) {
+      String refused = refusal(erin, "execute_query", sql(connection, "SELECT 1 ### 2"));
+      assertTrue(refused.contains("peek_op(integer,integer) (behind an operator)"), refused);
+      assertTrue(refused.contains("peek_check(text) (behind a domain's check)"), refused);
+      assertTrue(refused.contains("REVOKE EXECUTE"), refused);
+      assertFalse(refused.contains(BOB_SECRET), refused);
+      assertEquals(
+          "alice_role/ident_login", value(kept(alice.ok("execute_query", sql(connection, WHO)))));
     }
   }
 

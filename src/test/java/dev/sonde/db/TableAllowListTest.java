@@ -66,8 +66,9 @@ class TableAllowListTest {
           CREATE TABLE secret_readings (sensor VARCHAR NOT NULL, read_at TIMESTAMP NOT NULL,
             reading DOUBLE);
           INSERT INTO secret_readings VALUES ('%s', TIMESTAMP '2024-10-28 00:00:00', 1);
+          CREATE TYPE mood AS ENUM ('%s', 'calm');
           """
-              .formatted(SECRET, SECRET, SECRET, SECRET));
+              .formatted(SECRET, SECRET, SECRET, SECRET, SECRET));
     }
     Path sqlite = folder.resolve("chinook.sqlite");
     Files.copy(
@@ -193,6 +194,13 @@ class TableAllowListTest {
         "SELECT table_name, column_name FROM (WITH duckdb_columns AS (SELECT 1) SELECT 1) t,"
             + " duckdb_columns",
         "SELECT * FROM (WITH customers AS (SELECT 1) SELECT 1) t, customers",
+        // a type's definition is the catalogue's: its labels come back as values and in errors
+        "SELECT enum_range(NULL::mood)",
+        "SELECT enum_first(NULL::mood), enum_last(NULL::MOOD)",
+        "SELECT enum_range_boundary(NULL, NULL::main.mood)",
+        "SELECT typeof(NULL::\"Mood\")",
+        "SELECT CAST(1 AS mood)",
+        "SELECT * FROM duckdb_types()",
         // a built-in macro whose body reads the catalogue
         "SELECT pg_get_viewdef(i) FROM range(0, 2000) r(i) WHERE pg_get_viewdef(i) LIKE '%secret%'"
       })

@@ -174,6 +174,9 @@ public final class FunctionPolicy implements FunctionJudge {
   private final Set<String> known;
   private final Set<String> userMacros;
 
+  /** Types someone created (DuckDB): their definitions (an ENUM's labels) are the catalogue's. */
+  private final Set<String> userTypes;
+
   /** Functions that run as another role: refused wherever their name stands (t.f calls f). */
   private final Set<String> otherRoles;
 
@@ -181,36 +184,52 @@ public final class FunctionPolicy implements FunctionJudge {
       Map<String, String> refused,
       Set<String> known,
       Set<String> userMacros,
+      Set<String> userTypes,
       Set<String> otherRoles) {
     this.refused = Map.copyOf(refused);
     this.known = known == null ? null : Set.copyOf(known);
     this.userMacros = Set.copyOf(userMacros);
+    this.userTypes = Set.copyOf(userTypes);
     this.otherRoles = Set.copyOf(otherRoles);
   }
 
   /** The engine's fixed denylist and the text-running functions, with no catalogue behind them. */
   public static FunctionPolicy fixed(Set<String> denylist) {
-    return new FunctionPolicy(base(denylist), null, Set.of(), Set.of());
+    return new FunctionPolicy(base(denylist), null, Set.of(), Set.of(), Set.of());
   }
 
   /** PostgreSQL's judgement from {@code pg_proc}: volatility, and whether it runs as its owner. */
   public static FunctionPolicy postgres(Set<String> denylist, Connection connection)
       throws SQLException {
-    // a function that sets the role or session user as it runs is another role's too
+    // a function that sets the role or session user as it runs is another role's too, and so is
+    // an aggregate that calls one at any of its steps
     List<CatalogFunction> catalog =
         catalog(
             connection,
-            "SELECT proname, bool_or(provolatile = 'v'),"
-                + " bool_or(prosecdef OR EXISTS (SELECT 1 FROM unnest(proconfig) AS c(setting)"
-                + " WHERE lower(setting) LIKE 'role=%' OR lower(setting) LIKE 'session_authorization=%')),"
-                + " false, false FROM pg_catalog.pg_proc GROUP BY proname");
+            """
+            WITH other_role AS (
+              SELECT oid FROM pg_catalog.pg_proc
+               WHERE prosecdef OR EXISTS (SELECT 1 FROM unnest(proconfig) AS c(setting)
+                     WHERE lower(setting) LIKE 'role=%'
+                        OR lower(setting) LIKE 'session_authorization=%'))
+            SELECT p.proname, bool_or(p.provolatile = 'v'),
+                   bool_or(p.oid IN (SELECT oid FROM other_role)
+                           OR EXISTS (SELECT 1 FROM pg_catalog.pg_aggregate a
+                                       WHERE a.aggfnoid = p.oid
+                                         AND ARRAY[a.aggtransfn, a.aggfinalfn, a.aggcombinefn,
+                                                   a.aggserialfn, a.aggdeserialfn, a.aggmtransfn,
+                                                   a.aggminvtransfn, a.aggmfinalfn]::oid[]
+                                             && ARRAY(SELECT oid FROM other_role))),
+                   false, false
+              FROM pg_catalog.pg_proc p GROUP BY p.proname
+            """);
     // keywords and type names stand before a parenthesis too: IN (...), numeric(10, 2)
     Set<String> otherNames =
         names(
             connection,
             "SELECT word FROM pg_catalog.pg_get_keywords()"
                 + " UNION SELECT typname FROM pg_catalog.pg_type");
-    return fromCatalog(denylist, catalog, otherNames, POSTGRES_HARMLESS_VOLATILE, null);
+    return fromCatalog(denylist, catalog, otherNames, Set.of(), POSTGRES_HARMLESS_VOLATILE, null);
   }
 
   /** DuckDB's judgement from {@code duckdb_functions()}: volatility, side effects, table kind. */
@@ -227,8 +246,15 @@ public final class FunctionPolicy implements FunctionJudge {
         names(
             connection,
             "SELECT keyword_name FROM duckdb_keywords() UNION SELECT type_name FROM duckdb_types()");
+    Set<String> userTypes =
+        names(connection, "SELECT type_name FROM duckdb_types() WHERE NOT internal");
     return fromCatalog(
-        denylist, catalog, otherNames, DUCKDB_HARMLESS_VOLATILE, DUCKDB_READING_TABLE_FUNCTIONS);
+        denylist,
+        catalog,
+        otherNames,
+        userTypes,
+        DUCKDB_HARMLESS_VOLATILE,
+        DUCKDB_READING_TABLE_FUNCTIONS);
   }
 
   private static Set<String> names(Connection connection, String sql) throws SQLException {
@@ -271,6 +297,7 @@ public final class FunctionPolicy implements FunctionJudge {
       Set<String> denylist,
       Iterable<CatalogFunction> catalog,
       Set<String> otherNames,
+      Set<String> userTypes,
       Set<String> harmlessVolatile,
       Set<String> readingTableFunctions) {
     Map<String, String> refused = base(denylist);
@@ -302,7 +329,7 @@ public final class FunctionPolicy implements FunctionJudge {
             name, "it is not on Sonde's list of table functions that only read the database");
       }
     }
-    return new FunctionPolicy(refused, known, userMacros, otherRoles);
+    return new FunctionPolicy(refused, known, userMacros, userTypes, otherRoles);
   }
 
   private static Map<String, String> base(Set<String> denylist) {
@@ -338,6 +365,14 @@ public final class FunctionPolicy implements FunctionJudge {
    */
   public boolean isUserMacro(String name) {
     return userMacros.contains(name.toLowerCase(Locale.ROOT));
+  }
+
+  /**
+   * Whether {@code name} is a type someone created (DuckDB): an account with an allow-list may not
+   * name it, since casting to it, or failing to, shows its definition.
+   */
+  public boolean isUserType(String name) {
+    return userTypes.contains(name.toLowerCase(Locale.ROOT));
   }
 
   /**

@@ -198,7 +198,7 @@ public final class SqlLexer {
       pendingName =
           rules.doubleQuotedStrings()
               ? null
-              : quotedName(sql.substring(start, pos - 1).replace("\"\"", "\""));
+              : named(quotedName(sql.substring(start, pos - 1).replace("\"\"", "\"")));
       return null;
     }
     if (c == '`' && rules.backtickIdentifiers()) {
